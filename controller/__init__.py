@@ -1,0 +1,1 @@
+"""The referee and everything around it: rules engine, play inference, record, LEDs, command line."""

@@ -1,0 +1,1 @@
+"""One module per ``sheshbesh`` subcommand: ``add_arguments(parser)`` and ``run(args)``."""

@@ -1,0 +1,1 @@
+"""The score panel: Flask app factory, pages, live updates and the JSON API."""
