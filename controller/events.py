@@ -1,0 +1,93 @@
+"""Match events: what happened, in order. The event log is the truth; everything else is a view.
+
+The referee emits events; the record (SQLite) appends them before the referee acts on them; the panel,
+the LEDs and the exports are derived from them. ``data`` is plain JSON (str keys, JSON values).
+
+Event types and their ``data`` (players are 0 = White, the left-hand player of a .mat file, 1 = Black):
+
+=====================  =================================================================================
+``match_started``      players [name0, name1], length (0 = money), crawford, jacoby, beavers,
+                       variant ("backgammon" | "sheshbesh"), policy ("teaching" | "tournament" |
+                       "condone"), hints (bool)
+``game_started``       game (1-based), score [s0, s1], crawford_game (bool)
+``roll_off``           dice [white_die, black_die], first (player or null on a tie)
+``dice_rolled``        player, dice [d1, d2]
+``play``               player, dice, play (notation), position_id, match_id (before the play,
+                       player on roll's view), result_id (after)
+``illegal_play``       player, dice, reason (plain words), locations (to light), position_id
+``board_mismatch``     reason, locations
+``board_restored``     position_id
+``cube_offered``       player, cube (value after the double)
+``cube_taken``         player, cube
+``cube_passed``        player, cube (value before the double)
+``cube_beavered``      player, cube
+``cube_refused``       player, reason (an action the rules do not allow)
+``resign_offered``     player, points (1, 2 or 3 times the cube)
+``resign_accepted``    player
+``resign_refused``     player
+``undo``               to_sequence (the event whose position is restored), position_id
+``game_won``           game, winner, points, kind ("single" | "gammon" | "backgammon" | "pass" |
+                       "resign"), score [s0, s1] after the game
+``match_won``          winner, score [s0, s1]
+=====================  =================================================================================
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+EVENT_TYPES: Final[frozenset[str]] = frozenset(
+    {
+        "match_started",
+        "game_started",
+        "roll_off",
+        "dice_rolled",
+        "play",
+        "illegal_play",
+        "board_mismatch",
+        "board_restored",
+        "cube_offered",
+        "cube_taken",
+        "cube_passed",
+        "cube_beavered",
+        "cube_refused",
+        "resign_offered",
+        "resign_accepted",
+        "resign_refused",
+        "undo",
+        "game_won",
+        "match_won",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened. ``sequence`` is 0 until the record assigns it."""
+
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+    time: float = 0.0
+    sequence: int = 0
+
+    def __post_init__(self) -> None:
+        if self.type not in EVENT_TYPES:
+            raise ValueError(f"unknown event type {self.type!r}")
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {"type": self.type, "data": self.data, "time": self.time, "sequence": self.sequence},
+            sort_keys=True,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Event:
+        raw = json.loads(text)
+        return cls(
+            raw["type"],
+            dict(raw.get("data", {})),
+            float(raw.get("time", 0.0)),
+            int(raw.get("sequence", 0)),
+        )
