@@ -1,0 +1,191 @@
+"""One TOML file holds every setting of ``sheshbesh run``; every key has a default that works.
+
+The documented example is ``deploy/sheshbesh.toml``. Unknown sections or keys are errors, so a typo
+never silently falls back to a default.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from sheshbesh.errors import SheshbeshError
+
+
+class ConfigError(SheshbeshError, ValueError):
+    """The configuration file is unreadable or holds a bad value; the message names it."""
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    #: camera index ("0"), device path, video file or folder of frames
+    source: str = "0"
+    width: int = 1280
+    height: int = 720
+    #: manual exposure (V4L2 units); 0 leaves the camera on automatic
+    exposure: int = 0
+    #: frames a second to take from the camera
+    fps: float = 10.0
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    #: calibration file written by ``sheshbesh calibrate``
+    calibration: str = "var/calibration.json"
+    #: seconds the board must be still before a frame is trusted
+    settle_seconds: float = 0.4
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    players: tuple[str, str] = ("White", "Black")
+    #: points to win; 0 plays a money session
+    length: int = 7
+    crawford: bool = True
+    jacoby: bool = False
+    beavers: bool = False
+    #: "teaching", "tournament" or "condone"
+    policy: str = "tournament"
+    #: light legal destinations (off in rated play: only illegal plays light)
+    hints: bool = False
+    #: "backgammon" or "sheshbesh"
+    variant: str = "backgammon"
+
+
+@dataclass(frozen=True)
+class LightsConfig:
+    #: "none", "fake", "pins" (LEDs on the Pi's own pins) or "serial" (strip on a microcontroller)
+    kind: str = "fake"
+    #: serial port of the LED controller
+    port: str = "/dev/ttyACM0"
+    #: pin map shared with the wiring diagram
+    pinmap: str = "hardware/pinmap.toml"
+
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    #: "none", "fake", "pins" or "serial"
+    kind: str = "none"
+
+
+@dataclass(frozen=True)
+class PanelConfig:
+    enabled: bool = True
+    host: str = "127.0.0.1"
+    port: int = 8080
+    #: scrypt hash of the admin PIN (``sheshbesh pin`` prints one); empty disables admin
+    pin_hash: str = ""
+
+
+@dataclass(frozen=True)
+class RecordConfig:
+    #: the SQLite event log
+    database: str = "var/sheshbesh.sqlite"
+    #: folder for exported .mat files
+    exports: str = "var/exports"
+    #: the log file
+    log: str = "var/sheshbesh.log"
+
+
+@dataclass(frozen=True)
+class Config:
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    vision: VisionConfig = field(default_factory=VisionConfig)
+    match: MatchConfig = field(default_factory=MatchConfig)
+    lights: LightsConfig = field(default_factory=LightsConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    panel: PanelConfig = field(default_factory=PanelConfig)
+    record: RecordConfig = field(default_factory=RecordConfig)
+
+
+_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("match", "policy"): ("teaching", "tournament", "condone"),
+    ("match", "variant"): ("backgammon", "sheshbesh"),
+    ("lights", "kind"): ("none", "fake", "pins", "serial"),
+    ("buttons", "kind"): ("none", "fake", "pins", "serial"),
+}
+
+
+def _convert(section: str, key: str, default: Any, value: Any) -> Any:
+    where = f"[{section}] {key}"
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where} must be true or false, not {value!r}")
+        return value
+    if isinstance(default, int) and not isinstance(default, bool):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ConfigError(f"{where} must be a whole number >= 0, not {value!r}")
+        return value
+    if isinstance(default, float):
+        if not isinstance(value, int | float) or isinstance(value, bool) or value < 0:
+            raise ConfigError(f"{where} must be a number >= 0, not {value!r}")
+        return float(value)
+    if isinstance(default, tuple):
+        if not (
+            isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) for v in value)
+        ):
+            raise ConfigError(f"{where} must be a list of two names, not {value!r}")
+        return (value[0], value[1])
+    if not isinstance(value, str):
+        raise ConfigError(f"{where} must be text, not {value!r}")
+    choices = _CHOICES.get((section, key))
+    if choices and value not in choices:
+        raise ConfigError(f"{where} is {value!r}; choose one of {', '.join(choices)}")
+    return value
+
+
+def config_from_dict(data: dict[str, Any], base: Config | None = None) -> Config:
+    """Overlay ``data`` (parsed TOML) on ``base`` (defaults when None); raises :class:`ConfigError`."""
+    config = base or Config()
+    sections = {f.name for f in fields(Config)}
+    for section, values in data.items():
+        if section not in sections:
+            raise ConfigError(f"unknown section [{section}]; known: {', '.join(sorted(sections))}")
+        if not isinstance(values, dict):
+            raise ConfigError(f"[{section}] must be a table of settings")
+        current = getattr(config, section)
+        known = {f.name: getattr(current, f.name) for f in fields(current)}
+        changes = {}
+        for key, value in values.items():
+            if key not in known:
+                raise ConfigError(f"unknown setting [{section}] {key}; known: {', '.join(known)}")
+            changes[key] = _convert(section, key, known[key], value)
+        config = replace(config, **{section: replace(current, **changes)})
+    return config
+
+
+def load_config(path: str | Path | None) -> Config:
+    """Read a TOML config file; None gives the defaults. Raises :class:`ConfigError`."""
+    if path is None:
+        return Config()
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError as error:
+        raise ConfigError(f"config file {str(path)!r} does not exist") from error
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"config file {str(path)!r} is not valid TOML: {error}") from error
+    return config_from_dict(data)
+
+
+def to_toml(config: Config) -> str:
+    """The config as TOML text (round-trips through :func:`load_config`)."""
+    lines: list[str] = []
+    for section_field in fields(config):
+        section = getattr(config, section_field.name)
+        lines.append(f"[{section_field.name}]")
+        for item in fields(section):
+            value = getattr(section, item.name)
+            if isinstance(value, bool):
+                text = "true" if value else "false"
+            elif isinstance(value, int | float):
+                text = repr(value)
+            elif isinstance(value, tuple):
+                text = "[" + ", ".join(f'"{v}"' for v in value) + "]"
+            else:
+                text = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+            lines.append(f"{item.name} = {text}")
+        lines.append("")
+    return "\n".join(lines)
