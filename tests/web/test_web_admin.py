@@ -1,0 +1,290 @@
+"""Admin: the PIN and its refusals, CSRF on every form, and each action reaching the controls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import PIN, FakeClock, csrf_of
+from flask import Flask
+from flask.testing import FlaskClient
+
+from web import create_app
+from web.admin import FormError, parse_corners, parse_match_settings
+from web.fakes import FakeControls
+from web.hub import PanelHub
+
+NEW_MATCH = {
+    "player0": "Ada",
+    "player1": "Boris",
+    "length": "7",
+    "variant": "backgammon",
+    "policy": "tournament",
+    "crawford": "on",
+    "hints": "on",
+}
+CORNERS = {
+    "x1": "10",
+    "y1": "12",
+    "x2": "630",
+    "y2": "8",
+    "x3": "635",
+    "y3": "470",
+    "x4": "5",
+    "y4": "475",
+}
+ACTIONS = [
+    ("/admin/new-match", NEW_MATCH),
+    ("/admin/resign", {"player": "1", "points": "2"}),
+    ("/admin/undo", {}),
+    ("/admin/calibration", CORNERS),
+]
+PAGES = [
+    "/admin/",
+    "/admin/calibration",
+    "/admin/calibration/frame.jpg",
+    "/admin/calibration/overlay.jpg",
+]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_admin_pages_redirect_to_login_without_the_pin(client: FlaskClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 302
+    assert response.headers["Location"].startswith("/admin/login?next=")
+
+
+@pytest.mark.parametrize(("path", "form"), ACTIONS)
+def test_admin_actions_are_refused_without_the_pin(
+    client: FlaskClient, controls: FakeControls, path: str, form: dict[str, str]
+) -> None:
+    response = client.post(path, data=form | {"csrf_token": csrf_of(client)})
+    assert response.status_code == 403
+    assert controls.calls == []
+
+
+def test_wrong_pin_is_refused_and_each_next_try_waits_longer(
+    client: FlaskClient, clock: FakeClock
+) -> None:
+    token = csrf_of(client)
+    waits = []
+    for _ in range(4):
+        response = client.post("/admin/login", data={"pin": "0000", "csrf_token": token})
+        assert response.status_code == 401 and "Wrong PIN" in response.text
+        too_soon = client.post("/admin/login", data={"pin": PIN, "csrf_token": token})
+        assert too_soon.status_code == 429
+        waits.append(int(too_soon.headers["Retry-After"]))
+        clock.advance(waits[-1])
+    assert waits == [1, 2, 4, 8]
+    assert client.get("/admin/").status_code == 302
+    assert client.post("/admin/login", data={"pin": PIN, "csrf_token": token}).status_code == 302
+    assert client.get("/admin/").status_code == 200
+
+
+def test_the_right_pin_resets_the_delay(client: FlaskClient, clock: FakeClock, app: Flask) -> None:
+    token = csrf_of(client)
+    client.post("/admin/login", data={"pin": "1111", "csrf_token": token})
+    clock.advance(1)
+    assert client.post("/admin/login", data={"pin": PIN, "csrf_token": token}).status_code == 302
+    token = csrf_of(client)
+    assert client.post("/admin/login", data={"pin": "1111", "csrf_token": token}).status_code == 401
+    response = client.post("/admin/login", data={"pin": "1111", "csrf_token": token})
+    assert response.status_code == 429 and response.headers["Retry-After"] == "1"
+
+
+def test_empty_pin_counts_as_wrong(client: FlaskClient) -> None:
+    assert (
+        client.post("/admin/login", data={"pin": "", "csrf_token": csrf_of(client)}).status_code
+        == 401
+    )
+
+
+def test_login_is_refused_when_no_pin_was_set(config: dict[str, Any], hub: PanelHub) -> None:
+    app = create_app(config | {"PIN_HASH": None}, hub=hub)
+    client = app.test_client()
+    page = client.get("/admin/login")
+    assert "No admin PIN has been set" in page.text
+    with client.session_transaction() as session:
+        session["csrf_token"] = "token-of-this-session"
+    response = client.post("/admin/login", data={"pin": "", "csrf_token": "token-of-this-session"})
+    assert response.status_code == 403 and "set-pin" in response.text
+
+
+def test_login_follows_next_only_inside_admin(client: FlaskClient) -> None:
+    token = csrf_of(client)
+    response = client.post(
+        "/admin/login?next=/admin/calibration", data={"pin": PIN, "csrf_token": token}
+    )
+    assert response.headers["Location"] == "/admin/calibration"
+    client.post("/admin/logout", data={"csrf_token": csrf_of(client)})
+    token = csrf_of(client)
+    response = client.post(
+        "/admin/login?next=//evil.example/admin/", data={"pin": PIN, "csrf_token": token}
+    )
+    assert response.headers["Location"] == "/admin/"
+
+
+@pytest.mark.parametrize("token", [None, "", "forged-token"])
+@pytest.mark.parametrize(
+    ("path", "form"), [*ACTIONS, ("/admin/login", {"pin": PIN}), ("/admin/logout", {})]
+)
+def test_forms_without_this_sessions_csrf_token_are_refused(
+    admin: FlaskClient, controls: FakeControls, path: str, form: dict[str, str], token: str | None
+) -> None:
+    data = dict(form) if token is None else form | {"csrf_token": token}
+    response = admin.post(path, data=data)
+    assert response.status_code == 400
+    assert "security token" in response.text
+    assert controls.calls == []
+
+
+def test_token_of_another_session_is_refused(
+    admin: FlaskClient, app: Flask, controls: FakeControls
+) -> None:
+    other = app.test_client()
+    stolen = csrf_of(other)
+    assert admin.post("/admin/undo", data={"csrf_token": stolen}).status_code == 400
+    assert controls.calls == []
+
+
+def test_every_form_on_the_admin_pages_carries_the_token(admin: FlaskClient) -> None:
+    token = csrf_of(admin)
+    for path in ("/admin/", "/admin/calibration", "/admin/login"):
+        html = admin.get(path).text
+        assert html.count("<form") == html.count(f'name="csrf_token" value="{token}"'), path
+
+
+def test_new_match_reaches_the_controls_and_the_panel(
+    admin: FlaskClient, controls: FakeControls, hub: PanelHub
+) -> None:
+    response = admin.post("/admin/new-match", data=NEW_MATCH | {"csrf_token": csrf_of(admin)})
+    assert response.status_code == 302
+    assert controls.calls == [
+        (
+            "new_match",
+            {
+                "players": ["Ada", "Boris"],
+                "length": 7,
+                "crawford": True,
+                "jacoby": False,
+                "beavers": False,
+                "policy": "tournament",
+                "hints": True,
+                "variant": "backgammon",
+            },
+        )
+    ]
+    assert "Started a 7-point match: Ada – Boris." in admin.get("/admin/").text
+    assert hub.snapshot()[1]["match"]["players"] == ["Ada", "Boris"]
+
+
+def test_new_match_with_bad_fields_lists_every_problem(
+    admin: FlaskClient, controls: FakeControls
+) -> None:
+    form = NEW_MATCH | {"length": "seven", "policy": "lenient", "csrf_token": csrf_of(admin)}
+    response = admin.post("/admin/new-match", data=form)
+    assert response.status_code == 400
+    assert (
+        "match length &#39;seven&#39;" in response.text
+        and "policy &#39;lenient&#39;" in response.text
+    )
+    assert controls.calls == []
+
+
+def test_resign_and_undo_reach_the_controls(admin: FlaskClient, controls: FakeControls) -> None:
+    token = csrf_of(admin)
+    assert (
+        admin.post(
+            "/admin/resign", data={"player": "1", "points": "2", "csrf_token": token}
+        ).status_code
+        == 302
+    )
+    assert admin.post("/admin/undo", data={"csrf_token": token}).status_code == 302
+    assert controls.calls == [("resign", {"player": 1, "points": 2}), ("undo", None)]
+    bad = admin.post("/admin/resign", data={"player": "2", "points": "4", "csrf_token": token})
+    assert bad.status_code == 400 and len(controls.calls) == 2
+
+
+def test_refusal_by_the_referee_is_shown_in_its_words(
+    admin: FlaskClient, controls: FakeControls
+) -> None:
+    controls.refusal = "nothing to undo: the game has just started"
+    response = admin.post("/admin/undo", data={"csrf_token": csrf_of(admin)})
+    assert response.status_code == 409
+    assert "Refused: nothing to undo: the game has just started" in response.text
+
+
+def test_calibration_without_a_camera_says_so_and_images_are_404(admin: FlaskClient) -> None:
+    page = admin.get("/admin/calibration")
+    assert page.status_code == 200 and "No camera frame yet" in page.text
+    assert admin.get("/admin/calibration/frame.jpg").status_code == 404
+    assert admin.get("/admin/calibration/overlay.jpg").status_code == 404
+
+
+def test_calibration_shows_the_overlay_and_saves_clicked_corners(
+    admin: FlaskClient, controls: FakeControls
+) -> None:
+    controls.frame, controls.overlay = b"\xff\xd8frame", b"\xff\xd8overlay"
+    page = admin.get("/admin/calibration").text
+    assert 'src="/admin/calibration/overlay.jpg"' in page
+    frame = admin.get("/admin/calibration/frame.jpg")
+    assert frame.mimetype == "image/jpeg" and frame.data == b"\xff\xd8frame"
+    assert admin.get("/admin/calibration/overlay.jpg").data == b"\xff\xd8overlay"
+    response = admin.post("/admin/calibration", data=CORNERS | {"csrf_token": csrf_of(admin)})
+    assert response.status_code == 302
+    assert controls.calls == [
+        ("set_corners", [(10.0, 12.0), (630.0, 8.0), (635.0, 470.0), (5.0, 475.0)])
+    ]
+
+
+def test_calibration_with_bad_corners_is_refused(
+    admin: FlaskClient, controls: FakeControls
+) -> None:
+    response = admin.post(
+        "/admin/calibration", data=CORNERS | {"x3": "-4", "y4": "", "csrf_token": csrf_of(admin)}
+    )
+    assert response.status_code == 400
+    assert "bottom-right corner: x &#39;-4&#39;" in response.text
+    assert "bottom-left corner: y &#39;&#39; is not a number" in response.text
+    assert controls.calls == []
+
+
+def test_logout_ends_the_admin_session(admin: FlaskClient) -> None:
+    assert admin.post("/admin/logout", data={"csrf_token": csrf_of(admin)}).status_code == 302
+    assert admin.get("/admin/").status_code == 302
+
+
+def test_admin_session_expires(
+    config: dict[str, Any], hub: PanelHub, controls: FakeControls
+) -> None:
+    app = create_app(config | {"ADMIN_SESSION_SECONDS": 0}, hub=hub, controls=controls)
+    client = app.test_client()
+    assert (
+        client.post("/admin/login", data={"pin": PIN, "csrf_token": csrf_of(client)}).status_code
+        == 302
+    )
+    assert client.get("/admin/").status_code == 302
+
+
+def test_parse_match_settings_money_rules_and_default_names() -> None:
+    settings = parse_match_settings(
+        {
+            "length": "0",
+            "policy": "condone",
+            "variant": "sheshbesh",
+            "crawford": "on",
+            "jacoby": "on",
+            "beavers": "on",
+        }
+    )
+    assert settings["players"] == ["White", "Black"]
+    assert (settings["crawford"], settings["jacoby"], settings["beavers"]) == (False, True, True)
+    with pytest.raises(FormError, match="longer than 40"):
+        parse_match_settings(NEW_MATCH | {"player0": "x" * 41})
+    with pytest.raises(ValueError, match="0 \\(money\\) to 64"):
+        parse_match_settings(NEW_MATCH | {"length": "65"})
+
+
+def test_parse_corners_refuses_repeated_points() -> None:
+    with pytest.raises(FormError, match="four different points"):
+        parse_corners(CORNERS | {"x2": "10", "y2": "12"})

@@ -1,0 +1,45 @@
+"""Run the panel on its own with stand-ins for the referee: ``python -m web --fake --pin 1234``.
+
+For trying the pages without a board; the real program wires the referee and the record instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from web import create_app, serve
+from web.fakes import FakeControls, MemoryMatchStore, synthetic_frame
+from web.hub import PanelHub
+from web.pin import hash_pin
+from web.state import example_state
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m web", description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8080, help="port to listen on")
+    parser.add_argument("--fake", action="store_true", help="show an example match and matches")
+    parser.add_argument("--pin", help="admin PIN for this run only (kept hashed in memory)")
+    args = parser.parse_args(argv)
+    hub = PanelHub()
+    config: dict[str, object] = {}
+    if args.pin:
+        config["PIN_HASH"] = hash_pin(args.pin)
+    controls = None
+    store = None
+    if args.fake:
+        hub.publish(example_state())
+        controls = FakeControls(
+            hub=hub, frame=synthetic_frame(), overlay=synthetic_frame(overlay=True)
+        )
+        store = MemoryMatchStore()
+    app = create_app(config or None, hub=hub, controls=controls, store=store)
+    print(f"panel on http://{args.host}:{args.port}/", file=sys.stderr)
+    serve(app, args.host, args.port)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,260 @@
+"""Admin pages behind the PIN: new match, resign, undo and the camera calibration."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from werkzeug.wrappers import Response as BaseResponse
+
+from sheshbesh.errors import SheshbeshError
+from web.interfaces import MatchSettings
+from web.security import CSRF_FIELD, admin_required, csrf_token
+from web.services import services
+from web.state import POLICIES, VARIANTS
+
+bp = Blueprint("admin", __name__, url_prefix="/admin")
+
+MAX_NAME = 40
+MAX_LENGTH = 64
+CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+
+
+class FormError(ValueError):
+    """A form with wrong fields; ``problems`` lists each in plain words."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+def _flag(form: Mapping[str, str], name: str) -> bool:
+    return form.get(name, "").lower() in ("on", "true", "1", "yes")
+
+
+def parse_match_settings(form: Mapping[str, str]) -> MatchSettings:
+    """The new-match form as :class:`MatchSettings`; raises :class:`FormError` listing problems.
+
+    >>> parse_match_settings({"player0": "Ada", "player1": "Boris", "length": "7",
+    ...     "policy": "teaching", "variant": "backgammon", "crawford": "on"})["length"]
+    7
+    """
+    problems: list[str] = []
+    players = []
+    for index, colour in enumerate(("White", "Black")):
+        name = " ".join(form.get(f"player{index}", "").split())
+        if not name:
+            name = colour
+        if len(name) > MAX_NAME:
+            problems.append(f"{colour}'s name is longer than {MAX_NAME} characters")
+        players.append(name)
+    raw_length = form.get("length", "").strip()
+    length = 0
+    if not raw_length.isdigit() or int(raw_length) > MAX_LENGTH:
+        problems.append(
+            f"match length {raw_length!r} is not a number from 0 (money) to {MAX_LENGTH}"
+        )
+    else:
+        length = int(raw_length)
+    policy = form.get("policy", "")
+    if policy not in POLICIES:
+        problems.append(f"illegal-play policy {policy!r} is not one of {', '.join(POLICIES)}")
+    variant = form.get("variant", "")
+    if variant not in VARIANTS:
+        problems.append(f"variant {variant!r} is not one of {', '.join(VARIANTS)}")
+    if problems:
+        raise FormError(problems)
+    return {
+        "players": players,
+        "length": length,
+        "crawford": _flag(form, "crawford") and length > 0,
+        "jacoby": _flag(form, "jacoby") and length == 0,
+        "beavers": _flag(form, "beavers") and length == 0,
+        "policy": policy,
+        "hints": _flag(form, "hints"),
+        "variant": variant,
+    }
+
+
+def parse_corners(form: Mapping[str, str]) -> list[tuple[float, float]]:
+    """The four clicked corners (``x1``, ``y1`` ... ``x4``, ``y4``, frame pixels).
+
+    Raises :class:`FormError` for a missing, negative or non-numeric coordinate, or repeated corners.
+    """
+    problems: list[str] = []
+    corners: list[tuple[float, float]] = []
+    for index, name in enumerate(CORNER_NAMES, start=1):
+        values = []
+        for axis in ("x", "y"):
+            raw = form.get(f"{axis}{index}", "").strip()
+            try:
+                value = float(raw)
+            except ValueError:
+                problems.append(f"{name} corner: {axis} {raw!r} is not a number")
+                continue
+            if not math.isfinite(value) or value < 0:
+                problems.append(f"{name} corner: {axis} {raw!r} is not a pixel position")
+                continue
+            values.append(value)
+        if len(values) == 2:
+            corners.append((values[0], values[1]))
+    if not problems and len(set(corners)) != 4:
+        problems.append("the four corners must be four different points")
+    if problems:
+        raise FormError(problems)
+    return corners
+
+
+def _act(action: Callable[[], None], success: str) -> BaseResponse | tuple[str, int]:
+    """Run a referee action; a refusal is shown on the admin page with its own words."""
+    try:
+        action()
+    except (ValueError, SheshbeshError) as error:
+        flash(f"Refused: {error}", "error")
+        return _dashboard(), 409
+    flash(success, "ok")
+    return redirect(url_for("admin.index"))
+
+
+def _dashboard(problems: list[str] | None = None, form: Mapping[str, str] | None = None) -> str:
+    _, state = services().hub.snapshot()
+    return render_template(
+        "admin.html",
+        state=state,
+        problems=problems or [],
+        form=form or {},
+        policies=POLICIES,
+        variants=VARIANTS,
+    )
+
+
+@bp.get("/")
+@admin_required
+def index() -> str:
+    return _dashboard()
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> BaseResponse | str | tuple[str, int, dict[str, str]]:
+    guard = services().pin_guard
+    if request.method == "GET":
+        return render_template("login.html", pin_set=guard.is_set)
+    if not guard.is_set:
+        abort(403, description="No admin PIN has been set: run `sheshbesh set-pin` on the Pi.")
+    wait = guard.wait_left()
+    if wait > 0:
+        seconds = math.ceil(wait)
+        message = f"Too many wrong PINs: try again in {seconds} s."
+        page = render_template("login.html", pin_set=True, problem=message)
+        return page, 429, {"Retry-After": str(seconds)}
+    if not guard.attempt(request.form.get("pin", "")):
+        seconds = math.ceil(guard.wait_left())
+        message = f"Wrong PIN. The next try is possible in {seconds} s."
+        return render_template("login.html", pin_set=True, problem=message), 401, {}
+    target = request.args.get("next", "")
+    session.clear()
+    session["admin_since"] = time.time()
+    csrf_token()
+    if not target.startswith("/admin/") or target.startswith("//"):
+        target = url_for("admin.index")
+    return redirect(target)
+
+
+@bp.post("/logout")
+def logout() -> BaseResponse:
+    session.pop("admin_since", None)
+    session.pop(CSRF_FIELD, None)
+    return redirect(url_for("scoreboard.index"))
+
+
+@bp.post("/new-match")
+@admin_required
+def new_match() -> BaseResponse | tuple[str, int]:
+    try:
+        settings = parse_match_settings(request.form)
+    except FormError as error:
+        return _dashboard(error.problems, request.form), 400
+    names = " – ".join(settings["players"])
+    kind = f"{settings['length']}-point match" if settings["length"] else "money session"
+    return _act(lambda: services().controls.new_match(settings), f"Started a {kind}: {names}.")
+
+
+@bp.post("/resign")
+@admin_required
+def resign() -> BaseResponse | tuple[str, int]:
+    player, points = request.form.get("player", ""), request.form.get("points", "")
+    if player not in ("0", "1") or points not in ("1", "2", "3"):
+        problem = f"resign needs player 0 or 1 and points 1, 2 or 3 (got {player!r}, {points!r})"
+        return _dashboard([problem]), 400
+    who, value = int(player), int(points)
+    kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[value]
+    return _act(lambda: services().controls.resign(who, value), f"Resigned {kind}.")
+
+
+@bp.post("/undo")
+@admin_required
+def undo() -> BaseResponse | tuple[str, int]:
+    return _act(services().controls.undo, "Undone.")
+
+
+@bp.route("/calibration", methods=["GET", "POST"])
+@admin_required
+def calibration() -> BaseResponse | str | tuple[str, int]:
+    controls = services().controls
+    has_frame = controls.latest_frame() is not None
+    has_overlay = controls.calibration_overlay() is not None
+    problems: list[str] = []
+    if request.method == "POST":
+        try:
+            corners = parse_corners(request.form)
+        except FormError as error:
+            problems = error.problems
+        else:
+            try:
+                controls.set_corners(corners)
+            except (ValueError, SheshbeshError) as error:
+                problems = [f"Refused: {error}"]
+            else:
+                flash("Corners saved; the overlay shows the new regions.", "ok")
+                return redirect(url_for("admin.calibration"))
+    page = render_template(
+        "calibration.html",
+        has_frame=has_frame,
+        has_overlay=has_overlay,
+        problems=problems,
+        corner_names=CORNER_NAMES,
+        form=request.form if problems else {},
+    )
+    return (page, 400) if problems else page
+
+
+def _jpeg(data: bytes | None, what: str) -> Response:
+    if data is None:
+        abort(404, description=f"no {what} yet: is the camera connected?")
+    response = Response(data, mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/calibration/frame.jpg")
+@admin_required
+def frame() -> Response:
+    return _jpeg(services().controls.latest_frame(), "camera frame")
+
+
+@bp.get("/calibration/overlay.jpg")
+@admin_required
+def overlay() -> Response:
+    return _jpeg(services().controls.calibration_overlay(), "calibration overlay")
