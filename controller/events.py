@@ -6,22 +6,28 @@ the LEDs and the exports are derived from them. ``data`` is plain JSON (str keys
 Event types and their ``data`` (players are 0 = White, the left-hand player of a .mat file, 1 = Black):
 
 =====================  =================================================================================
-``match_started``      players [name0, name1], length (0 = money), crawford, jacoby, beavers,
-                       variant ("backgammon" | "sheshbesh"), policy ("teaching" | "tournament" |
-                       "condone"), hints (bool)
+``match_started``      id (the match's id in the record), players [name0, name1], length (0 = money),
+                       crawford, jacoby, beavers, variant ("backgammon" | "sheshbesh"), policy
+                       ("teaching" | "tournament" | "condone"), hints (bool)
 ``game_started``       game (1-based), score [s0, s1], crawford_game (bool)
 ``roll_off``           dice [white_die, black_die], first (player or null on a tie)
 ``dice_rolled``        player, dice [d1, d2]
 ``play``               player, dice, play (notation), position_id, match_id (before the play,
-                       player on roll's view), result_id (after)
-``illegal_play``       player, dice, reason (plain words), locations (to light), position_id
+                       player on roll's view), result_id (after); from, to (locations the mover's
+                       checkers left and reached); optional: dice_left (done pressed with the dice
+                       still down), condoned + reason (an illegal play the opponent accepted, kept
+                       as played)
+``illegal_play``       player, dice, reason (plain words), locations (to light), position_id,
+                       result_id (the board seen, mover's view; Shesh Besh: counts {location:
+                       [white, black]} instead), dice_left
 ``board_mismatch``     reason, locations
 ``board_restored``     position_id
 ``cube_offered``       player, cube (value after the double)
 ``cube_taken``         player, cube
 ``cube_passed``        player, cube (value before the double)
 ``cube_beavered``      player, cube
-``cube_refused``       player, reason (an action the rules do not allow)
+``cube_refused``       player, action ("double" | "take" | "pass" | "beaver"), reason (an action the
+                       rules do not allow)
 ``resign_offered``     player, points (1, 2 or 3 times the cube)
 ``resign_accepted``    player
 ``resign_refused``     player

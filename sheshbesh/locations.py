@@ -106,9 +106,9 @@ class BoardGeometry:
         tray_x = field.x + field.w + self.frame / 2
         tray_w = self.tray - self.frame / 2
         if location == "off-white":
-            return Rect(tray_x, 0.55, tray_w, 0.45 - self.frame)
+            return Rect(tray_x, 0.6, tray_w, 0.4 - self.frame)
         if location == "off-black":
-            return Rect(tray_x, self.frame, tray_w, 0.45 - self.frame)
+            return Rect(tray_x, self.frame, tray_w, 0.4 - self.frame)
         raise ValueError(f"unknown board location {location!r}; known: {', '.join(LOCATIONS)}")
 
     def cube_region(self, place: str) -> Rect:
@@ -118,8 +118,8 @@ class BoardGeometry:
         if place == "middle":
             bar = self.field.x + 6 * self.point_width()
             return Rect(bar, 0.5 - self.bar / 2, self.bar, self.bar)
-        if place == "white":
-            return Rect(tray_x, 0.45, size, 0.1)
+        if place == "white":  # between the trays, on White's (lower) side
+            return Rect(tray_x, 0.5, size, 0.1)
         if place == "black":
-            return Rect(tray_x, 0.35, size, 0.1)
+            return Rect(tray_x, 0.4, size, 0.1)
         raise ValueError(f"unknown cube place {place!r}; known: {', '.join(CUBE_PLACES)}")

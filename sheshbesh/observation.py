@@ -39,12 +39,17 @@ class LocationCount:
 
 @dataclass(frozen=True, slots=True)
 class DieReading:
-    """One die: its pips (1..6), a confidence, where it lies (pixels: x, y, w, h), cocked or flat."""
+    """One die: its pips (1..6), a confidence, where it lies (pixels: x, y, w, h), cocked or flat.
+
+    ``half`` is the half of the board it rests in, seen from White's seat: ``"right"`` (White rolls
+    there), ``"left"`` (Black's), or ``""`` when unknown (no board in the image).
+    """
 
     pips: int
     confidence: float = 1.0
     box: tuple[int, int, int, int] = (0, 0, 0, 0)
     cocked: bool = False
+    half: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +97,7 @@ class Observation:
                     "confidence": round(d.confidence, 4),
                     "box": list(d.box),
                     "cocked": d.cocked,
+                    "half": d.half,
                 }
                 for d in self.dice
             ],
@@ -134,6 +140,8 @@ class Observation:
                 if not 1 <= pips <= 6:
                     raise ObservationError(f"die with {pips} pips in observation")
                 box = tuple(int(v) for v in die.get("box", (0, 0, 0, 0)))
+                if str(die.get("half", "")) not in ("", "left", "right"):
+                    raise ObservationError(f"die half {die.get('half')!r} is not left or right")
                 if len(box) != 4:
                     raise ObservationError(f"die box {box!r} is not [x, y, w, h]")
                 dice.append(
@@ -142,6 +150,7 @@ class Observation:
                         float(die.get("confidence", 1.0)),
                         (box[0], box[1], box[2], box[3]),
                         bool(die.get("cocked", False)),
+                        str(die.get("half", "")),
                     )
                 )
             cube_data = data.get("cube")

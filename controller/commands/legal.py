@@ -1,0 +1,96 @@
+"""``sheshbesh legal``: the legal plays for a position and roll.
+
+``sheshbesh legal 4HPwATDgc/ABMA 31`` prints each distinct result with the plays reaching it, for a
+person. ``sheshbesh legal --batch`` is a contract for tools: it reads ``POSITION_ID DICE`` lines on
+stdin and writes, per line, the sorted Position IDs of every distinct reachable position from the same
+player's point of view (the input ID itself when nothing can be played), or ``error: ...`` for a bad
+line, and goes on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from controller.rules import Dice, Play, Position, RulesError, legal_plays
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "position_id", nargs="?", help="GNU Backgammon Position ID, player on roll's view"
+    )
+    parser.add_argument("dice", nargs="?", help="the roll, e.g. 31 or 6-6")
+    parser.add_argument(
+        "--batch",
+        action="store_true",
+        help="read 'POSITION_ID DICE' lines on stdin, write the reachable Position IDs per line",
+    )
+
+
+def batch_line(line: str) -> str:
+    """The output line for one input line of ``--batch``.
+
+    >>> len(batch_line('4HPwATDgc/ABMA 65').split())
+    7
+    >>> batch_line('4HPwATDgc/ABMA 65').split()[:2]
+    ['4HPwATCKT/ABMA', '4HPwATDC5+ABMA']
+    """
+    fields = line.split()
+    if len(fields) != 2:
+        return f"error: expected 'POSITION_ID DICE', got {line.strip()!r}"
+    try:
+        position = Position.from_position_id(fields[0])
+        dice = Dice.from_text(fields[1])
+        return " ".join(legal_plays(position, dice).to_position_ids())
+    except RulesError as error:
+        return f"error: {error}"
+
+
+def run_batch(source: TextIO, sink: TextIO) -> int:
+    """Answer every line of ``source`` on ``sink``; blank lines are skipped. Returns 0."""
+    for line in source:
+        if not line.strip():
+            continue
+        sink.write(batch_line(line) + "\n")
+        sink.flush()  # a tool may be waiting for each answer before it sends the next line
+    return 0
+
+
+def describe(position_id: str, dice_text: str) -> str:
+    """Human-readable list of the plays, one distinct result per line."""
+    position = Position.from_position_id(position_id)
+    dice = Dice.from_text(dice_text)
+    plays = legal_plays(position, dice)
+    lines = [f"{position_id} to roll {dice.first}-{dice.second}: {len(plays)} distinct results"]
+    if not plays.can_move:
+        lines.append("  no legal move: the turn passes")
+        return "\n".join(lines)
+    ordered = sorted(plays, key=lambda result: _order(plays[result][0]))
+    rows = [(" or ".join(str(play) for play in plays[r]), r.to_position_id()) for r in ordered]
+    width = max(len(text) for text, _ in rows)
+    lines.extend(f"  {text:<{width}}  {result_id}" for text, result_id in rows)
+    return "\n".join(lines)
+
+
+def _order(play: Play) -> tuple[tuple[int, int], ...]:
+    return tuple((-step.source, -step.destination) for step in play.steps)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.batch:
+        if args.position_id is not None:
+            print("error: --batch reads positions from stdin; give no POSITION_ID", file=sys.stderr)
+            return 2
+        return run_batch(sys.stdin, sys.stdout)
+    if args.position_id is None or args.dice is None:
+        print(
+            "error: give POSITION_ID and DICE (e.g. 4HPwATDgc/ABMA 31), or --batch", file=sys.stderr
+        )
+        return 2
+    try:
+        print(describe(args.position_id, args.dice))
+    except RulesError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return 0

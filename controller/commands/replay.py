@@ -1,0 +1,92 @@
+"""``sheshbesh replay FILE.mat [--json]``: replay a match file through the rules engine.
+
+Every play is checked against the rules and every cube action judged. The text form prints each
+game's result and the final score; ``--json`` writes one JSON object a line (each play with the
+Position ID and Match ID before it, each cube action, each game's result, and last the final score;
+see :func:`controller.matfile.replay_records`). Exit status: 0 the whole match replays, 1 the file
+cannot be read or a play or cube action is wrong (each problem on stderr with its line number).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from controller.matfile import MatchFile, MatFileError, read_mat, replay_records
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE.mat", help="a GNU Backgammon / Jellyfish match file")
+    parser.add_argument("--json", action="store_true", help="one JSON object a line")
+    parser.add_argument(
+        "--no-jacoby",
+        action="store_true",
+        help="money sessions (0 point match): without the Jacoby rule (gnubg's default is with)",
+    )
+    parser.add_argument(
+        "--no-crawford", action="store_true", help="matches: play without the Crawford rule"
+    )
+
+
+def _points(points: int) -> str:
+    return f"{points} point{'s' if points != 1 else ''}"
+
+
+def _text_line(record: dict[str, Any], match: MatchFile) -> str | None:
+    names = match.players
+    if record["type"] == "game":
+        winner = record["winner"]
+        # from the score the file gives at the game's start, so a broken game before it
+        # does not shift the totals
+        score = list(match.games[record["game"] - 1].score)
+        score[winner] += record["points"]
+        return (
+            f"Game {record['game']}: {names[winner]} wins {_points(record['points'])}"
+            f" ({names[0]} {score[0]}, {names[1]} {score[1]})"
+        )
+    if record["type"] == "match":
+        s0, s1 = record["score"]
+        line = f"Final score: {names[0]} {s0}, {names[1]} {s1}"
+        if match.length and max(s0, s1) >= match.length:
+            line += f" ({names[0] if s0 > s1 else names[1]} wins the match)"
+        return line
+    return None
+
+
+def replay_file(path: Path, as_json: bool, out: TextIO, err: TextIO, **options: bool) -> int:
+    """Replay ``path`` to ``out``; problems go to ``err``. Returns the exit status."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        print(f"sheshbesh replay: cannot read {str(path)!r}: {error.strerror or error}", file=err)
+        return 1
+    try:
+        match = read_mat(text)
+        if not as_json:
+            kind = f"{match.length} point match" if match.length else "money session"
+            print(f"{match.players[0]} - {match.players[1]}, {kind}", file=out)
+        for record in replay_records(match, **options):
+            line = json.dumps(record) if as_json else _text_line(record, match)
+            if line is not None:
+                print(line, file=out)
+    except MatFileError as error:
+        out.flush()
+        print(f"sheshbesh replay: {path}: {len(error.problems)} problem(s)", file=err)
+        for problem in error.problems:
+            print(f"{path}: {problem}", file=err)
+        return 1
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    return replay_file(
+        Path(args.file),
+        args.json,
+        sys.stdout,
+        sys.stderr,
+        jacoby=not args.no_jacoby,
+        crawford=not args.no_crawford,
+    )

@@ -1,0 +1,1011 @@
+"""GNU Backgammon / Jellyfish ``.mat`` match files: read, write, replay, and export from the record.
+
+A ``.mat`` file is a plain-text transcript. Each game has a header (``Game N`` and the two players
+with their scores at its start) and numbered lines with two columns: the left-hand player (player 0,
+White) and the right-hand player (player 1, Black). An entry is a roll and its play (``52: 13/8 24/22``,
+an empty play for a dance), a cube action (``Doubles => 2``, ``Takes``, ``Drops``, ``Beavers => 4``), or
+the result (``Wins 2 points``), written in the winner's column::
+
+     5 point match
+
+     Game 1
+     Alice : 0                      Bob : 0
+      1)                             52: 13/8 24/22
+      2) 62: 24/18 18/16              Doubles => 2
+      3)  Takes                      63: 22/16 16/13
+
+Three parts:
+
+- :func:`read_mat` and :func:`write_mat` are text only. The reader checks the layout (numbering,
+  scores from game to game, cube values), keeps every play exactly as written and lists every
+  problem with its line number; the writer reproduces gnubg's own layout.
+- :func:`replay_records` walks a match through the rules engine (``controller.rules``): every play
+  checked, every cube action judged, each game scored, with GNU Backgammon's Position ID and Match
+  ID before each play. ``sheshbesh replay`` prints these records.
+- :func:`export_mat` turns a recorded event stream (``controller.events``) into a match file that
+  gnubg imports. ``sheshbesh export`` reads the events from the record.
+
+A resignation has no word of its own in the format: the game simply ends with ``Wins N points``
+while both sides still have checkers on the board. :func:`write_mat` therefore writes an action of
+kind ``"resign"`` as nothing but the result line, as GNU Backgammon does, and the replay reads a
+game that ends neither on the board nor by a pass as resigned by the loser.
+
+Example:
+
+>>> match = read_mat(" 1 point match\\n\\n Game 1\\n A : 0   B : 0\\n  1) 31: 8/5 6/5\\n")
+>>> match.length, match.players, match.games[0].actions[0].play
+(1, ('A', 'B'), '8/5 6/5')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from controller.events import Event
+from controller.rules import (
+    Dice,
+    MatchInfo,
+    MatchState,
+    Play,
+    Position,
+    Resignation,
+    RulesError,
+    beaver,
+    finish_game,
+    game_points,
+    game_result,
+    offer_double,
+    pass_double,
+    take,
+)
+from controller.rules.notation import parse_steps
+from sheshbesh.errors import SheshbeshError
+
+__all__ = [
+    "ACTION_KINDS",
+    "Action",
+    "GameRecord",
+    "MatFileError",
+    "MatchExportError",
+    "MatchFile",
+    "export_mat",
+    "match_from_events",
+    "read_mat",
+    "replay_records",
+    "write_mat",
+]
+
+#: What an :class:`Action` can be. ``"resign"`` is never read (the format has no word for it).
+ACTION_KINDS: Final[frozenset[str]] = frozenset(
+    {"play", "double", "take", "pass", "beaver", "resign"}
+)
+
+_LENGTH_RE: Final = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
+_GAME_RE: Final = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
+# gnubg pads "name : score" to 31 characters, so a long first name runs into the second.
+_PLAYERS_RE: Final = re.compile(r"^\s*(\S.*?)\s*:\s*(\d+)\s*(\S.*?)\s*:\s*(\d+)\s*$")
+_NUMBERED_RE: Final = re.compile(r"^\s*(\d+)\)(.*)$")
+_WINS_RE: Final = re.compile(
+    r"^\s*Wins\s+(\d+)\s+points?(?:\s+and\s+the\s+match)?\s*$", re.IGNORECASE
+)
+_ROLL_RE: Final = re.compile(r"^([1-6])([1-6]):$")
+# One checker's move: 13/8, 24/18/13, 25/22, bar/22, 6/0, 6/off, with hits (*) and repeats (2).
+_MOVE_RE: Final = re.compile(r"^(?:bar|\d{1,2})(?:/(?:\d{1,2}|off)\*?)+(?:\(\d\))?$", re.IGNORECASE)
+
+# Column layout as GNU Backgammon writes it: "%3d) " then the left entry padded to 27 and a space.
+_LEFT_WIDTH: Final = 27
+_RIGHT_COLUMN: Final = 33
+_WINS_INDENT: Final = ("      ", " " * 34)
+
+
+class MatFileError(SheshbeshError, ValueError):
+    """A match file that cannot be read; ``problems`` lists every one, each ``"line N: ..."``."""
+
+    def __init__(self, problems: Iterable[str], source: str = "match file") -> None:
+        self.problems: tuple[str, ...] = tuple(problems)
+        self.source = source
+        count = len(self.problems)
+        heading = f"{source}: {count} problem{'s' if count != 1 else ''}"
+        super().__init__("\n".join([heading, *self.problems]))
+
+
+class MatchExportError(MatFileError):
+    """A recorded event stream that cannot be written as a match file; each problem names the
+    event (``"event 17 (play): ..."``)."""
+
+    def __init__(self, problems: Iterable[str], source: str = "event stream") -> None:
+        super().__init__(problems, source)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One entry of a game: a play with its dice, or a cube action.
+
+    ``play`` is the notation exactly as written (empty for a dance); ``cube`` is the cube value a
+    ``double`` or ``beaver`` turns it to. ``line`` is where it was read (0 when built in code) and
+    takes no part in equality.
+    """
+
+    player: int
+    kind: str
+    dice: tuple[int, int] | None = None
+    play: str = ""
+    line: int = field(default=0, compare=False)
+    cube: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ACTION_KINDS:
+            raise ValueError(f"unknown action kind {self.kind!r}")
+        if self.player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, not {self.player!r}")
+        if (self.kind == "play") != (self.dice is not None):
+            raise ValueError(
+                f"a {self.kind!r} action {'needs' if self.kind == 'play' else 'has no'} dice"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game: its number, the score at its start, its actions, and its result if it ended."""
+
+    number: int
+    score: tuple[int, int]
+    actions: tuple[Action, ...]
+    winner: int | None = None
+    points: int = 0
+    line: int = field(default=0, compare=False)
+    result_line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFile:
+    """A whole match file: length in points (0 = money session), the players, the games."""
+
+    length: int
+    players: tuple[str, str]
+    games: tuple[GameRecord, ...]
+    comments: tuple[str, ...] = ()
+
+    @property
+    def final_score(self) -> tuple[int, int]:
+        """The score after the last game, as the file tells it."""
+        if not self.games:
+            return (0, 0)
+        last = self.games[-1]
+        scores = list(last.score)
+        if last.winner is not None:
+            scores[last.winner] += last.points
+        return (scores[0], scores[1])
+
+
+@dataclass(slots=True)
+class _Entry:
+    """A column entry on a numbered line, before its player is known."""
+
+    column: int
+    kind: str
+    dice: tuple[int, int] | None = None
+    moves: list[str] = field(default_factory=list)
+    cube: int | None = None
+    points: int = 0
+
+
+@dataclass(slots=True)
+class _GameBuilder:
+    number: int
+    line: int
+    score: tuple[int, int] | None = None
+    actions: list[Action] = field(default_factory=list)
+    winner: int | None = None
+    points: int = 0
+    result_line: int = 0
+    score_line: int = 0
+    next_move_number: int = 1
+    cube: int = 1
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.length: int | None = None
+        self.players: tuple[str, str] | None = None
+        self.comments: list[str] = []
+        self.games: list[_GameBuilder] = []
+
+    def problem(self, line: int, message: str) -> None:
+        self.problems.append(f"line {line}: {message}")
+
+    def read(self, text: str) -> MatchFile:
+        for number, raw in enumerate(text.splitlines(), start=1):
+            self.read_line(number, raw.rstrip())
+        if self.length is None:
+            self.problems.insert(0, "line 1: no 'N point match' line: not a .mat match file")
+        games = self.finish_games()
+        if self.problems:
+            raise MatFileError(sorted(self.problems, key=_line_number))
+        assert self.length is not None
+        players = self.players or ("", "")
+        return MatchFile(self.length, players, games, tuple(self.comments))
+
+    def read_line(self, number: int, line: str) -> None:
+        stripped = line.strip()
+        if not stripped:
+            return
+        if stripped.startswith(";"):
+            if self.length is None and not self.games:
+                self.comments.append(stripped)
+            return
+        if match := _LENGTH_RE.match(line):
+            if self.length is not None:
+                self.problem(number, "a second 'point match' line")
+            elif self.games:
+                self.problem(number, "the 'point match' line must come before the first game")
+            self.length = int(match.group(1))
+            return
+        if match := _GAME_RE.match(line):
+            self.start_game(number, int(match.group(1)))
+            return
+        game = self.games[-1] if self.games else None
+        if game is None:
+            self.problem(number, f"{stripped[:40]!r} before the first 'Game' line")
+            return
+        if game.score is None:
+            self.read_players(number, line, game)
+            return
+        if match := _WINS_RE.match(line):
+            indent = len(line) - len(line.lstrip())
+            self.set_result(number, game, 1 if indent >= 20 else 0, int(match.group(1)))
+            return
+        if match := _NUMBERED_RE.match(line):
+            self.read_numbered(number, line, match, game)
+            return
+        self.problem(number, f"cannot read {stripped[:40]!r}")
+
+    def start_game(self, number: int, game_number: int) -> None:
+        expected = len(self.games) + 1
+        if game_number != expected:
+            self.problem(number, f"game {game_number} out of order: expected game {expected}")
+        self.games.append(_GameBuilder(game_number, number))
+
+    def read_players(self, number: int, line: str, game: _GameBuilder) -> None:
+        match = _PLAYERS_RE.match(line)
+        if match is None:
+            self.problem(
+                number,
+                f"expected the players and scores ('Name : 0   Name : 0'), got {line.strip()[:40]!r}",
+            )
+            game.score = (0, 0)
+            game.score_line = number
+            return
+        names = (match.group(1), match.group(3))
+        game.score = (int(match.group(2)), int(match.group(4)))
+        game.score_line = number
+        if self.players is None:
+            self.players = names
+        elif names != self.players:
+            self.problem(
+                number,
+                f"players {names[0]!r} and {names[1]!r} differ from game 1's {self.players[0]!r} and {self.players[1]!r}",
+            )
+
+    def read_numbered(
+        self, number: int, line: str, match: re.Match[str], game: _GameBuilder
+    ) -> None:
+        move_number = int(match.group(1))
+        if move_number != game.next_move_number:
+            self.problem(
+                number, f"move number {move_number} out of order: expected {game.next_move_number}"
+            )
+        game.next_move_number = move_number + 1
+        paren = match.start(2) - 1
+        entries = self.tokenize(number, line, match.start(2))
+        if entries is None:
+            return
+        actions = [entry for entry in entries if entry.kind != "wins"]
+        if len(actions) > 2:
+            self.problem(
+                number, f"{len(actions)} entries on one line: at most two (one per player)"
+            )
+            return
+        if len(actions) == 2:
+            players = [0, 1]
+        elif len(actions) == 1:
+            players = [1 if actions[0].column - paren >= 15 else 0]
+        else:
+            players = []
+        for entry, player in zip(actions, players, strict=True):
+            self.add_action(number, game, entry, player)
+        for entry in entries:
+            if entry.kind != "wins":
+                continue
+            before = [e for e in actions if e.column < entry.column]
+            if before:
+                winner = 1 - players[actions.index(before[-1])]
+            else:
+                winner = 1 if entry.column - paren >= 15 else 0
+            self.set_result(number, game, winner, entry.points)
+
+    def tokenize(self, number: int, line: str, start: int) -> list[_Entry] | None:
+        tokens = [(m.start() + start, m.group()) for m in re.finditer(r"\S+", line[start:])]
+        entries: list[_Entry] = []
+        index = 0
+        while index < len(tokens):
+            column, token = tokens[index]
+            word = token.lower()
+            roll = _ROLL_RE.match(token)
+            if roll:
+                entry = _Entry(column, "play", dice=(int(roll.group(1)), int(roll.group(2))))
+                index += 1
+                while index < len(tokens) and _MOVE_RE.match(tokens[index][1]):
+                    entry.moves.append(tokens[index][1])
+                    index += 1
+                entries.append(entry)
+                continue
+            if word in ("doubles", "beavers"):
+                value = self.cube_value(tokens, index)
+                if value is None:
+                    self.problem(
+                        number,
+                        f"expected {token!r} to be followed by '=> N' with N a power of two, 2 or more",
+                    )
+                    return None
+                entries.append(
+                    _Entry(column, "double" if word == "doubles" else "beaver", cube=value)
+                )
+                index += 3
+                continue
+            if word in ("takes", "accepts"):
+                entries.append(_Entry(column, "take"))
+                index += 1
+                continue
+            if word in ("drops", "passes", "rejects"):
+                entries.append(_Entry(column, "pass"))
+                index += 1
+                continue
+            if word == "wins":
+                rest = " ".join(t for _, t in tokens[index:])
+                wins = re.match(
+                    r"^Wins\s+(\d+)\s+points?(\s+and\s+the\s+match)?$", rest, re.IGNORECASE
+                )
+                if wins is None or int(wins.group(1)) < 1:
+                    self.problem(
+                        number, f"expected 'Wins N points' with N at least 1, got {rest!r}"
+                    )
+                    return None
+                entries.append(_Entry(column, "wins", points=int(wins.group(1))))
+                break
+            if _MOVE_RE.match(token):
+                self.problem(
+                    number, f"move {token!r} has no roll before it (expected 'DD: {token}')"
+                )
+            else:
+                self.problem(
+                    number,
+                    f"cannot read {token!r}: expected a roll ('52:'), a move, Doubles, Takes, Drops or Wins",
+                )
+            return None  # one problem per line: what follows a bad token is guesswork
+        return entries
+
+    @staticmethod
+    def cube_value(tokens: list[tuple[int, str]], index: int) -> int | None:
+        if index + 2 >= len(tokens) or tokens[index + 1][1] != "=>":
+            return None
+        text = tokens[index + 2][1]
+        if not text.isdigit():
+            return None
+        value = int(text)
+        if value < 2 or value & (value - 1):
+            return None
+        return value
+
+    def add_action(self, number: int, game: _GameBuilder, entry: _Entry, player: int) -> None:
+        if game.winner is not None:
+            self.problem(
+                number,
+                f"game {game.number} goes on after its result ('Wins' on line {game.result_line})",
+            )
+            return
+        if entry.kind in ("double", "beaver") and entry.cube is not None:
+            if entry.cube != game.cube * 2:
+                self.problem(
+                    number,
+                    f"the cube goes from {game.cube} to {entry.cube}: a double must make it {game.cube * 2}",
+                )
+            game.cube = entry.cube
+        game.actions.append(
+            Action(player, entry.kind, entry.dice, " ".join(entry.moves), number, entry.cube)
+        )
+
+    def set_result(self, number: int, game: _GameBuilder, winner: int, points: int) -> None:
+        if game.winner is not None:
+            self.problem(
+                number, f"game {game.number} already has its result on line {game.result_line}"
+            )
+            return
+        if points < 1:
+            self.problem(number, f"a game is won by 1 point or more, not {points}")
+        game.winner, game.points, game.result_line = winner, points, number
+
+    def finish_games(self) -> tuple[GameRecord, ...]:
+        games: list[GameRecord] = []
+        running: tuple[int, int] | None = None
+        for index, game in enumerate(self.games):
+            score = game.score or (0, 0)
+            if game.score is None:
+                self.problem(game.line, f"game {game.number} has no players-and-scores line")
+            elif running is not None and score != running:
+                self.problem(
+                    game.score_line,
+                    f"game {game.number} starts at {score[0]}-{score[1]}, but the games before "
+                    f"it add up to {running[0]}-{running[1]}",
+                )
+            if game.winner is None and index < len(self.games) - 1:
+                self.problem(game.line, f"game {game.number} has no result ('Wins N points')")
+            if game.winner is not None:
+                scores = list(score)
+                scores[game.winner] += game.points
+                running = (scores[0], scores[1])
+            else:
+                running = None
+            games.append(
+                GameRecord(
+                    game.number,
+                    score,
+                    tuple(game.actions),
+                    game.winner,
+                    game.points,
+                    game.line,
+                    game.result_line,
+                )
+            )
+        return tuple(games)
+
+
+def _line_number(problem: str) -> int:
+    """The N of a ``"line N: ..."`` problem, for sorting."""
+    return int(problem.split(":", 1)[0].removeprefix("line "))
+
+
+def read_mat(text: str) -> MatchFile:
+    """Parse the text of a ``.mat`` file.
+
+    Raises :class:`MatFileError` listing every problem found, each as ``"line N: ..."``.
+    """
+    return _Reader().read(text)
+
+
+def _entry_text(action: Action) -> str:
+    if action.kind == "play":
+        assert action.dice is not None
+        moves = action.play.split()
+        # gnubg leaves a space after each move of a play shorter than four moves.
+        return (
+            f"{action.dice[0]}{action.dice[1]}:"
+            + "".join(" " + m for m in moves)
+            + (" " if len(moves) < 4 else "")
+        )
+    if action.kind == "double":
+        return f" Doubles => {action.cube}"
+    if action.kind == "beaver":
+        return f" Beavers => {action.cube}"
+    if action.kind == "take":
+        return " Takes"
+    if action.kind == "pass":
+        return " Drops"
+    return ""
+
+
+def _wins_text(points: int) -> str:
+    return f"Wins {points} point{'s' if points != 1 else ''}"
+
+
+def _write_game(game: GameRecord, players: tuple[str, str], out: list[str]) -> None:
+    out.append(f" Game {game.number}")
+    first = f"{players[0]} : {game.score[0]}"
+    out.append(f" {first:<31}{' ' if len(first) >= 31 else ''}{players[1]} : {game.score[1]}")
+    line = ""  # the numbered line being built; empty when none is open
+    move_number = 0
+    for action in game.actions:
+        if action.kind == "resign":
+            continue
+        text = _entry_text(action)
+        if action.player == 0:
+            if line:
+                out.append(line)
+            move_number += 1
+            line = f"{move_number:3d}) {text:<{_LEFT_WIDTH}} "
+        else:
+            if not line:
+                move_number += 1
+                line = f"{move_number:3d}) ".ljust(_RIGHT_COLUMN)
+            out.append(line + text)
+            line = ""
+    if game.winner is not None:
+        wins = _wins_text(game.points)
+        if line and game.winner == 1:
+            # After a left-hand entry the winner's column is the right-hand one on the same line;
+            # a drop is written this way by gnubg ("Drops" then "Wins" 23 spaces on).
+            if game.actions and game.actions[-1].kind == "pass":
+                out.append(line.rstrip() + " " * 23 + wins)
+            else:
+                out.append(line.ljust(_RIGHT_COLUMN) + wins)
+        else:
+            if line:
+                out.append(line)
+            out.append(_WINS_INDENT[game.winner] + wins)
+    elif line:
+        out.append(line)
+    out.append("")
+
+
+def write_mat(match: MatchFile) -> str:
+    """Write a match in the ``.mat`` layout GNU Backgammon writes and imports.
+
+    Lines may end in spaces, as gnubg's own do. Raises ``ValueError`` for a player name that
+    the format cannot hold (empty, starting with a digit, with a colon or a line break).
+    """
+    for name in match.players:
+        if (
+            not name.strip()
+            or ":" in name
+            or "\n" in name
+            or name != name.strip()
+            or name[0].isdigit()
+        ):
+            raise ValueError(f"player name {name!r} cannot be written in a .mat file")
+    out: list[str] = []
+    for comment in match.comments:
+        out.append(comment if comment.startswith(";") else f"; {comment}")
+    if match.comments:
+        out.append("")
+    out.append(f" {match.length} point match")
+    out.append("")
+    for game in match.games:
+        _write_game(game, match.players, out)
+    return "\n".join(out) + "\n"
+
+
+# From the event record ------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _PendingGame:
+    number: int
+    score: tuple[int, int]
+    actions: list[tuple[int, Action]] = field(default_factory=list)  # (event sequence, action)
+    winner: int | None = None
+    points: int = 0
+    resigner: int | None = None
+    condoned: dict[int, str] = field(default_factory=dict)  # event sequence -> result Position ID
+
+
+def _mat_steps(steps: Iterable[tuple[int, int, bool]]) -> str:
+    """Steps as gnubg writes them in .mat files: one per die, 25 for the bar and 0 for off."""
+    return " ".join(
+        f"{source}/{destination}{'*' if hit else ''}" for source, destination, hit in steps
+    )
+
+
+def _int_pair(value: object) -> tuple[int, int] | None:
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        return (int(value[0]), int(value[1]))
+    return None
+
+
+class _EventReader:
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.players: tuple[str, str] | None = None
+        self.length: int | None = None
+        self.games: list[_PendingGame] = []
+
+    def problem(self, label: str, message: str) -> None:
+        self.problems.append(f"{label}: {message}")
+
+    def read(self, events: Iterable[Event]) -> MatchFile:
+        for index, event in enumerate(events, start=1):
+            sequence = event.sequence or index
+            self.read_event(sequence, f"event {sequence} ({event.type})", event)
+        if self.length is None or self.players is None:
+            self.problems.insert(0, "event 1: the stream has no match_started event")
+        games = tuple(self.finish(game) for game in self.games)
+        if self.problems:
+            raise MatchExportError(self.problems)
+        assert self.length is not None and self.players is not None
+        return MatchFile(self.length, self.players, games)
+
+    def player(self, label: str, data: dict[str, Any]) -> int | None:
+        player = data.get("player")
+        if player not in (0, 1) or isinstance(player, bool):
+            self.problem(label, f"player must be 0 or 1, got {player!r}")
+            return None
+        return int(player)
+
+    def read_event(self, sequence: int, label: str, event: Event) -> None:
+        data = event.data
+        kind = event.type
+        if kind == "match_started":
+            if self.length is not None:
+                self.problem(label, "a second match_started: export one match at a time")
+                return
+            players = data.get("players")
+            length = data.get("length", 0)
+            if (
+                not isinstance(players, list | tuple)
+                or len(players) != 2
+                or not all(isinstance(name, str) for name in players)
+            ):
+                self.problem(label, f"players must be two names, got {players!r}")
+                players = ("White", "Black")
+            if not isinstance(length, int) or isinstance(length, bool) or length < 0:
+                self.problem(label, f"length must be a whole number of points, got {length!r}")
+                length = 0
+            variant = data.get("variant", "backgammon")
+            if variant != "backgammon":
+                self.problem(
+                    label, f"a {variant!r} match cannot be written as .mat: backgammon only"
+                )
+            self.players = (players[0], players[1])
+            self.length = length
+            return
+        if kind == "game_started":
+            number = data.get("game", len(self.games) + 1)
+            score = _int_pair(data.get("score", [0, 0]))
+            if score is None:
+                self.problem(label, f"score must be two numbers, got {data.get('score')!r}")
+                score = (0, 0)
+            if not isinstance(number, int) or number != len(self.games) + 1:
+                self.problem(label, f"game {number!r} out of order: expected {len(self.games) + 1}")
+                number = len(self.games) + 1
+            self.games.append(_PendingGame(number, score))
+            return
+        if kind in ("roll_off", "dice_rolled", "illegal_play", "board_mismatch", "board_restored"):
+            return  # a play event carries its dice; illegal plays are corrected or condoned as plays
+        if kind in ("cube_refused", "resign_refused", "match_won"):
+            return
+        game = self.games[-1] if self.games else None
+        if game is None:
+            self.problem(label, "before any game_started event")
+            return
+        if game.winner is not None and kind != "undo":
+            self.problem(label, f"game {game.number} is already over")
+            return
+        if kind == "undo":
+            target = data.get("to_sequence")
+            if not isinstance(target, int) or isinstance(target, bool):
+                self.problem(label, f"to_sequence must be an event number, got {target!r}")
+                return
+            game.actions = [(seq, action) for seq, action in game.actions if seq <= target]
+            return
+        if kind == "game_won":
+            winner = data.get("winner")
+            points = data.get("points")
+            if winner not in (0, 1) or not isinstance(points, int) or points < 1:
+                self.problem(
+                    label,
+                    f"needs winner 0 or 1 and points 1 or more, got {winner!r} and {points!r}",
+                )
+                return
+            game.winner, game.points = int(winner), points
+            if data.get("kind") == "resign":
+                resigner = game.resigner if game.resigner is not None else 1 - int(winner)
+                game.actions.append((sequence, Action(resigner, "resign")))
+            return
+        player = self.player(label, data)
+        if player is None:
+            return
+        if kind == "play":
+            dice = _int_pair(data.get("dice"))
+            text = data.get("play", "")
+            if dice is None or not all(1 <= d <= 6 for d in dice) or not isinstance(text, str):
+                self.problem(
+                    label,
+                    f"needs dice (two numbers 1..6) and a play, got {data.get('dice')!r} and {text!r}",
+                )
+                return
+            game.actions.append((sequence, Action(player, "play", dice, text)))
+            result_id = data.get("result_id")
+            if data.get("condoned") and isinstance(result_id, str):
+                game.condoned[sequence] = result_id
+        elif kind in ("cube_offered", "cube_beavered"):
+            cube = data.get("cube")
+            if not isinstance(cube, int) or cube < 2 or cube & (cube - 1):
+                self.problem(label, f"cube must be a power of two, 2 or more, got {cube!r}")
+                return
+            game.actions.append(
+                (
+                    sequence,
+                    Action(player, "double" if kind == "cube_offered" else "beaver", cube=cube),
+                )
+            )
+        elif kind == "cube_taken":
+            game.actions.append((sequence, Action(player, "take")))
+        elif kind == "cube_passed":
+            game.actions.append((sequence, Action(player, "pass")))
+        elif kind == "resign_offered":
+            game.resigner = player
+        elif kind == "resign_accepted":
+            pass  # the game_won that follows carries the result
+        else:
+            self.problem(label, f"unknown event type {kind!r}")
+
+    def finish(self, game: _PendingGame) -> GameRecord:
+        """Rewrite each play in gnubg's step form, checking it against the rules as we go."""
+        actions: list[Action] = []
+        position: Position | None = None
+        for sequence, action in game.actions:
+            if action.kind != "play":
+                actions.append(action)
+                continue
+            assert action.dice is not None
+            if position is None:
+                position = Position.initial(action.player)
+            label = f"event {sequence} (play)"
+            if action.player != position.turn:
+                self.problem(
+                    label, f"player {action.player} plays, but it is player {position.turn}'s turn"
+                )
+                return GameRecord(game.number, game.score, (), game.winner, game.points)
+            try:
+                if sequence in game.condoned:
+                    # An illegal play the opponent accepted: kept as played, the board as seen.
+                    steps = parse_steps(action.play)
+                    after = Position.from_position_id(game.condoned[sequence], action.player)
+                else:
+                    play = Play.from_notation(action.play, position, action.dice)
+                    steps = [(s.source, s.destination, s.hit) for s in play.steps]
+                    after = position.apply(play)
+            except RulesError as error:
+                self.problem(label, str(error))
+                return GameRecord(game.number, game.score, (), game.winner, game.points)
+            actions.append(Action(action.player, "play", action.dice, _mat_steps(steps)))
+            position = after.swap()
+        return GameRecord(game.number, game.score, tuple(actions), game.winner, game.points)
+
+
+def match_from_events(events: Iterable[Event]) -> MatchFile:
+    """Build the :class:`MatchFile` of one recorded match from its events, in order.
+
+    Plays are checked against the rules and rewritten one step per die as gnubg writes them;
+    an ``undo`` drops the actions recorded after the event it returns to. Raises
+    :class:`MatchExportError` listing every event that does not fit.
+    """
+    return _EventReader().read(events)
+
+
+def export_mat(events: Iterable[Event]) -> str:
+    """The ``.mat`` text of one recorded match (see :func:`match_from_events`, :func:`write_mat`).
+
+    Raises :class:`MatchExportError`.
+    """
+    return write_mat(match_from_events(events))
+
+
+# Replay ---------------------------------------------------------------------------------------
+
+
+class _GameAbandoned(Exception):
+    """Internal: a game cannot be followed further; its problem is already recorded."""
+
+
+class _Replayer:
+    """Walks a :class:`MatchFile` through the rules engine, yielding the replay records."""
+
+    def __init__(self, match: MatchFile, *, jacoby: bool, crawford: bool) -> None:
+        self.match = match
+        self.problems: list[str] = []
+        if match.length:
+            self.state = MatchState.new_match(match.length, crawford=crawford)
+        else:
+            beavers = any(a.kind == "beaver" for g in match.games for a in g.actions)
+            self.state = MatchState.new_money(jacoby=jacoby, beavers=beavers)
+
+    def fail(self, line: int, message: str) -> _GameAbandoned:
+        self.problems.append(f"line {line}: {message}")
+        return _GameAbandoned()
+
+    def match_id(self, player: int, dice: tuple[int, int]) -> str:
+        state = self.state
+        return MatchInfo(
+            cube_value=state.cube_value,
+            cube_owner=state.cube_owner,
+            player_on_roll=player,
+            crawford=state.is_crawford_game,
+            game_state=1,
+            turn=player,
+            dice=dice,
+            match_length=state.length,
+            score=state.score,
+            jacoby=state.is_money and state.jacoby,
+        ).to_match_id()
+
+    def jacoby_hint(self, claimed: int, allowed: int) -> str:
+        """A pointer to the Jacoby rule when it is what makes the file's points look wrong."""
+        state = self.state
+        if state.is_money and state.jacoby and state.cube_value == 1 and claimed > allowed:
+            return " (the Jacoby rule is on: was this session played without it?)"
+        return ""
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        names = self.match.players
+        for game in self.match.games:
+            if self.state.winner is not None:
+                self.problems.append(
+                    f"line {game.line}: game {game.number} is played after "
+                    f"{names[self.state.winner]} has won the match "
+                    f"{self.state.score[0]}-{self.state.score[1]}"
+                )
+                break
+            if game.score != self.state.score:
+                self.problems.append(
+                    f"line {game.line}: game {game.number} starts at {game.score[0]}-{game.score[1]}, "
+                    f"but the replay gives {self.state.score[0]}-{self.state.score[1]}"
+                )
+            start = self.state
+            try:
+                yield from self.game(game)
+            except _GameAbandoned:
+                # Go on with the next game from the score the file gives for it.
+                if game.winner is None:
+                    break
+                self.state = finish_game(start, game.winner, game.points)
+        yield {"type": "match", "score": [self.state.score[0], self.state.score[1]]}
+        if self.problems:
+            raise MatFileError(self.problems)
+
+    def game(self, game: GameRecord) -> Iterator[dict[str, Any]]:
+        names = self.match.players
+        position: Position | None = None
+        result: tuple[int, int, int] | None = None  # (winner, points, line) once the board decides
+        number = game.number
+        for action in game.actions:
+            line = action.line or game.line
+            player = action.player
+            if result is not None:
+                raise self.fail(line, f"game {number} is already over: nothing more may happen")
+            if position is None:
+                if action.kind != "play":
+                    raise self.fail(
+                        line, f"game {number} must open with a roll, not a {action.kind}"
+                    )
+                position = Position.initial(player)
+            if action.kind == "play":
+                assert action.dice is not None
+                if self.state.offered_by is not None:
+                    raise self.fail(
+                        line,
+                        f"{names[player]} rolls while {names[self.state.offered_by]}'s double "
+                        "awaits an answer",
+                    )
+                if player != position.turn:
+                    raise self.fail(
+                        line, f"{names[player]} plays, but it is {names[position.turn]}'s turn"
+                    )
+                try:
+                    dice = Dice(*action.dice)
+                    play = Play.from_notation(action.play, position, dice)
+                except RulesError as error:
+                    if not action.play and action is game.actions[-1] and game.winner == 1 - player:
+                        # gnubg writes "52:  Wins 1 point" for a player who rolled, then resigned.
+                        break
+                    raise self.fail(
+                        line, f"{names[player]}'s {action.dice[0]}{action.dice[1]}: {error}"
+                    ) from None
+                yield {
+                    "type": "play",
+                    "game": number,
+                    "player": player,
+                    "dice": [action.dice[0], action.dice[1]],
+                    "play": str(play),
+                    "position_id": position.to_position_id(),
+                    "match_id": self.match_id(player, action.dice),
+                }
+                after = position.apply(play)
+                finished = game_result(after)
+                if finished is not None:
+                    points = game_points(self.state, finished.kind)
+                    result = (finished.winner, points, line)
+                position = after.swap()
+                continue
+            try:
+                if action.kind == "double":
+                    self.state = offer_double(self.state, player, player_on_roll=position.turn)
+                    cube = self.state.cube_value * 2
+                elif action.kind == "take":
+                    self.state = take(self.state, player)
+                    cube = self.state.cube_value
+                elif action.kind == "beaver":
+                    self.state = beaver(self.state, player)
+                    cube = self.state.cube_value
+                elif action.kind == "pass":
+                    cube = self.state.cube_value * 2
+                    _, winner, points = pass_double(self.state, player)
+                    result = (winner, points, line)
+                else:
+                    raise self.fail(line, f"a {action.kind} cannot be replayed")
+            except RulesError as error:
+                raise self.fail(line, str(error)) from None
+            if action.cube is not None and action.cube != cube:
+                raise self.fail(
+                    line, f"the file turns the cube to {action.cube}, the replay to {cube}"
+                )
+            yield {
+                "type": "cube",
+                "game": number,
+                "player": player,
+                "action": action.kind,
+                "cube": cube,
+            }
+        yield from self.end_game(game, result)
+
+    def end_game(
+        self, game: GameRecord, result: tuple[int, int, int] | None
+    ) -> Iterator[dict[str, Any]]:
+        names = self.match.players
+        line = game.result_line or game.line
+        if game.winner is None:
+            if result is not None:
+                raise self.fail(
+                    result[2], f"game {game.number} is over here, but the file gives no result"
+                )
+            return  # an unfinished last game
+        if result is None:
+            # The board did not decide it and nobody passed: the loser resigned.
+            if self.state.offered_by is not None:
+                raise self.fail(line, f"game {game.number} ends while a double awaits an answer")
+            kind = next((k for k in (1, 2, 3) if game_points(self.state, k) == game.points), None)
+            if kind is None:
+                raise self.fail(
+                    line,
+                    f"{names[game.winner]} cannot win {game.points} points by resignation with "
+                    f"the cube at {self.state.cube_value}{self.jacoby_hint(game.points, 1)}",
+                )
+            self.state, winner, points = Resignation(1 - game.winner, kind).accept(self.state)
+        else:
+            winner, points, _ = result
+            if (winner, points) != (game.winner, game.points):
+                raise self.fail(
+                    line,
+                    f"the file says {names[game.winner]} wins {game.points}, but the play gives "
+                    f"{names[winner]} {points} point{'s' if points != 1 else ''}"
+                    f"{self.jacoby_hint(game.points, points)}",
+                )
+            self.state = finish_game(self.state, winner, points)
+        yield {"type": "game", "game": game.number, "winner": winner, "points": points}
+
+
+def replay_records(
+    match: MatchFile, *, jacoby: bool = True, crawford: bool = True
+) -> Iterator[dict[str, Any]]:
+    """Replay a match through the rules engine, yielding one record per play, cube action and game.
+
+    Records, in order (player 0 is the left-hand player of the file)::
+
+        {"type": "play", "game", "player", "dice", "play", "position_id", "match_id"}
+        {"type": "cube", "game", "player", "action", "cube"}
+        {"type": "game", "game", "winner", "points"}
+        {"type": "match", "score": [s0, s1]}   (last)
+
+    ``play`` is the play in standard notation; ``position_id`` and ``match_id`` are GNU
+    Backgammon's before the play, with the player on roll as gnubg shows it. ``cube`` is the value
+    the cube is turned to in that exchange (a ``pass`` refuses that value). A game that ends with
+    neither a bear-off nor a pass was resigned by the loser. ``jacoby`` applies to money sessions
+    (length 0; on by default, as in gnubg), ``crawford`` to matches. Beavers are allowed in a money
+    session whose file has one.
+
+    Every play is checked against the rules and every cube action judged; a game that goes wrong is
+    abandoned (the next one starts from the score the file gives) and, after the last record,
+    :class:`MatFileError` lists every problem with its line number.
+
+    >>> match = read_mat(" 1 point match\\n Game 1\\n A : 0  B : 0\\n  1) 31: 8/5 6/5\\n")
+    >>> next(replay_records(match))["position_id"]
+    '4HPwATDgc/ABMA'
+    """
+    return _Replayer(match, jacoby=jacoby, crawford=crawford).records()

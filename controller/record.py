@@ -1,0 +1,298 @@
+"""The match record: an append-only event log in SQLite. The log is the truth; all else is a view.
+
+One ``events`` table (``sequence INTEGER PRIMARY KEY, match_id, time, type, data JSON``) that is
+only ever inserted into (triggers refuse updates and deletes), and a ``matches`` view that lists
+matches for the panel. Every :meth:`Record.append` commits before it returns, so the referee acts
+only on what is safely on disk; after a crash the referee is rebuilt from :meth:`Record.events`.
+
+>>> from controller.events import Event
+>>> with Record(":memory:") as record:
+...     record.append(Event("match_started", {"id": "m1", "players": ["A", "B"], "length": 3}))
+...     [event.type for event in record.events("m1")]
+1
+['match_started']
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from controller.events import Event
+from sheshbesh.errors import SheshbeshError
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    sequence INTEGER PRIMARY KEY,
+    match_id TEXT NOT NULL,
+    time REAL NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL CHECK (json_valid(data))
+);
+CREATE INDEX IF NOT EXISTS events_by_match ON events (match_id, sequence);
+CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only: events are never updated'); END;
+CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only: events are never deleted'); END;
+CREATE VIEW IF NOT EXISTS matches AS
+SELECT
+    started.match_id AS id,
+    json_extract(started.data, '$.players') AS players,
+    json_extract(started.data, '$.length') AS length,
+    started.time AS started,
+    (SELECT finished.time FROM events AS finished
+      WHERE finished.match_id = started.match_id AND finished.type = 'match_won'
+      ORDER BY finished.sequence LIMIT 1) AS finished,
+    (SELECT json_extract(game.data, '$.score') FROM events AS game
+      WHERE game.match_id = started.match_id AND game.type = 'game_won'
+      ORDER BY game.sequence DESC LIMIT 1) AS score,
+    (SELECT COUNT(*) FROM events AS game
+      WHERE game.match_id = started.match_id AND game.type = 'game_won') AS games,
+    started.sequence AS sequence
+FROM events AS started
+WHERE started.type = 'match_started';
+"""
+
+
+class RecordError(SheshbeshError):
+    """The event log cannot be read or written as asked."""
+
+
+class RecordCorruptError(RecordError, ValueError):
+    """The file is not an event log this program can read; it is left untouched."""
+
+
+class DuplicateEventError(RecordError, ValueError):
+    """An event with this sequence number is already recorded (a second writer, or a replay)."""
+
+
+class Record:
+    """The append-only SQLite event log of one board (any number of matches).
+
+    Raises :class:`RecordCorruptError` when ``path`` exists but is not a readable event log; such a
+    file is never written to.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            _check_header(Path(self.path))
+        try:
+            # One connection shared by the referee's loop and the panel's threads, under a lock.
+            self._connection = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as error:
+            raise RecordError(f"cannot open the event log {self.path!r}: {error}") from error
+        try:
+            self._prepare()
+        except sqlite3.OperationalError as error:  # locked, read-only, disk I/O: not damage
+            self._connection.close()
+            raise RecordError(f"cannot use the event log {self.path!r}: {error}") from error
+        except sqlite3.DatabaseError as error:
+            self._connection.close()
+            raise RecordCorruptError(
+                f"{self.path!r} is not a readable event log ({error}); it was left untouched"
+            ) from error
+        self._lock = threading.RLock()
+        self._current_match = self._latest_match()
+
+    def _prepare(self) -> None:
+        connection = self._connection
+        result = connection.execute("PRAGMA quick_check").fetchone()
+        if result is None or result[0] != "ok":
+            raise sqlite3.DatabaseError(f"integrity check failed: {result!r}")
+        tables = {
+            row[0]: row[1]
+            for row in connection.execute(
+                "SELECT name, type FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+            )
+        }
+        if tables and "events" not in tables:
+            raise sqlite3.DatabaseError(
+                f"it holds tables {sorted(tables)} but no 'events' table: another program's database"
+            )
+        if self.path != ":memory:":
+            connection.execute("PRAGMA journal_mode=WAL")
+        # FULL, not NORMAL: in WAL mode NORMAL syncs only at checkpoints, so a power cut may lose
+        # the last commits; a referee that already lit LEDs and told the players about a play it
+        # then forgets would contradict the board. Events come a few a minute, so one fsync each
+        # (milliseconds on an SD card) is cheap insurance.
+        connection.execute("PRAGMA synchronous=FULL")
+        connection.executescript(_SCHEMA)
+
+    def _query(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
+        with self._lock:
+            return self._connection.execute(sql, parameters).fetchall()
+
+    def _latest_match(self) -> str | None:
+        rows = self._query(
+            "SELECT match_id FROM events WHERE type = 'match_started' ORDER BY sequence DESC LIMIT 1"
+        )
+        return str(rows[0][0]) if rows else None
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def append(self, event: Event, match_id: str | None = None) -> int:
+        """Append ``event`` and commit; returns its sequence number.
+
+        The match is ``match_id``, else ``event.data["id"]`` for ``match_started``, else the match
+        most recently started in this log. An event that carries a sequence number is stored under
+        exactly that number, so the same event can never be recorded twice.
+
+        Raises :class:`RecordError` when no match is known, :class:`DuplicateEventError` when the
+        sequence number is taken.
+        """
+        if match_id is None and event.type == "match_started":
+            match_id = event.data.get("id")
+        match = match_id if match_id is not None else self._current_match
+        if not isinstance(match, str) or not match:
+            raise RecordError(
+                f"cannot record {event.type!r}: no match given and none started in {self.path!r}"
+            )
+        data = json.dumps(event.data, sort_keys=True, separators=(",", ":"))
+        try:
+            with self._lock:
+                cursor = self._connection.execute(
+                    "INSERT INTO events (sequence, match_id, time, type, data) VALUES (?, ?, ?, ?, ?)",
+                    (event.sequence or None, match, event.time, event.type, data),
+                )
+        except sqlite3.IntegrityError as error:
+            raise DuplicateEventError(
+                f"event {event.sequence} ({event.type}) is already recorded in {self.path!r}"
+            ) from error
+        except sqlite3.Error as error:
+            raise RecordError(f"cannot record {event.type!r} in {self.path!r}: {error}") from error
+        if event.type == "match_started":
+            self._current_match = match
+        sequence = cursor.lastrowid
+        assert sequence is not None
+        return sequence
+
+    # -- reading -------------------------------------------------------------------------------
+
+    @property
+    def current_match(self) -> str | None:
+        """The id of the match most recently started in this log, or None."""
+        return self._current_match
+
+    def last_sequence(self) -> int:
+        """The highest sequence number recorded (0 for an empty log)."""
+        return int(self._query("SELECT MAX(sequence) FROM events")[0][0] or 0)
+
+    def events(self, match: str | None = None) -> list[Event]:
+        """Every event of ``match`` (default: the current match) in order."""
+        match = match if match is not None else self._current_match
+        rows = self._query(
+            "SELECT sequence, time, type, data FROM events WHERE match_id = ? ORDER BY sequence",
+            (match,),
+        )
+        return [
+            Event(type_, json.loads(data), float(time), int(sequence))
+            for sequence, time, type_, data in rows
+        ]
+
+    def matches(self) -> list[dict[str, Any]]:
+        """Every match in the log, oldest first, from the ``matches`` view (times in seconds)."""
+        rows = self._query(
+            "SELECT id, players, length, score, started, finished, games FROM matches ORDER BY sequence"
+        )
+        return [
+            {
+                "id": match_id,
+                "players": json.loads(players) if players is not None else None,
+                "length": length,
+                "score": json.loads(score) if score is not None else [0, 0],
+                "started": started,
+                "finished": finished,
+                "games": games,
+            }
+            for match_id, players, length, score, started, finished, games in rows
+        ]
+
+    def list_matches(self) -> list[dict[str, Any]]:
+        """For the panel, newest first: ``[{"id", "players", "length", "score", "started",
+        "finished", "games"}]`` with ISO 8601 times and ``games`` as ``[{"game", "winner",
+        "points", "score"}]``."""
+        games: dict[str, list[dict[str, Any]]] = {}
+        rows = self._query(
+            "SELECT match_id, data FROM events WHERE type = 'game_won' ORDER BY sequence"
+        )
+        for match_id, data in rows:
+            won = json.loads(data)
+            games.setdefault(match_id, []).append(
+                {key: won.get(key) for key in ("game", "winner", "points", "score")}
+            )
+        return [
+            {
+                **entry,
+                "started": _iso(entry["started"]),
+                "finished": None if entry["finished"] is None else _iso(entry["finished"]),
+                "games": games.get(entry["id"], []),
+            }
+            for entry in reversed(self.matches())
+        ]
+
+    def match(self, match_id: str) -> dict[str, Any] | None:
+        """For the panel: ``match_id``'s entry as :meth:`list_matches` gives it, or None."""
+        for entry in self.list_matches():
+            if entry["id"] == match_id:
+                return entry
+        return None
+
+    def export_mat(self, match_id: str) -> str:
+        """``match_id`` as GNU Backgammon .mat text; raises ``KeyError`` for an unknown match."""
+        from controller.matfile import export_mat
+
+        events = self.events(match_id)
+        if not events:
+            raise KeyError(match_id)
+        return export_mat(events)
+
+    # -- lifetime ------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._lock:
+            self._connection.close()
+
+    def __enter__(self) -> Record:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Record({self.path!r})"
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, tz=UTC).isoformat(timespec="seconds")
+
+
+def _check_header(path: Path) -> None:
+    """Refuse a non-empty file that does not start like an SQLite database, before SQLite opens it."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise RecordError(f"cannot read the event log {str(path)!r}: {error}") from error
+    if head and head != SQLITE_HEADER:
+        raise RecordCorruptError(
+            f"{str(path)!r} is not an SQLite event log (it starts with {head[:8]!r}); "
+            "it was left untouched"
+        )

@@ -1,0 +1,56 @@
+"""The referee: a pure state machine that follows a match over a real board.
+
+>>> from controller.referee import MatchSettings, NewMatch, Referee
+>>> referee = Referee(clock=lambda: 0.0)
+>>> _ = referee.handle(NewMatch(MatchSettings(("Alice", "Bob"), length=5)))
+>>> referee.snapshot()["match"]["players"]
+['Alice', 'Bob']
+"""
+
+from controller.referee.errors import RefereeError, RefereeInputError, ReplayError
+from controller.referee.messages import (
+    BUTTONS,
+    POLICIES,
+    VARIANTS,
+    ButtonPressed,
+    Effect,
+    Input,
+    MatchSettings,
+    NewMatch,
+    ObservationSeen,
+    PanelState,
+    Record,
+    Resign,
+    Say,
+    ShowLights,
+    Tick,
+    Undo,
+)
+from controller.referee.reading import Board, Mismatch, read_board
+from controller.referee.referee import Referee
+
+__all__ = [
+    "BUTTONS",
+    "POLICIES",
+    "VARIANTS",
+    "Board",
+    "ButtonPressed",
+    "Effect",
+    "Input",
+    "MatchSettings",
+    "Mismatch",
+    "NewMatch",
+    "ObservationSeen",
+    "PanelState",
+    "Record",
+    "Referee",
+    "RefereeError",
+    "RefereeInputError",
+    "ReplayError",
+    "Resign",
+    "Say",
+    "ShowLights",
+    "Tick",
+    "Undo",
+    "read_board",
+]

@@ -1,0 +1,1234 @@
+"""The referee: follows a match over a real board and judges every play and cube action.
+
+A pure state machine. :meth:`Referee.handle` takes one input (an observation, a button, a clock tick,
+an admin request) and returns the effects a runner carries out: :class:`Record` effects first (append
+to the event log and commit), then lights, the panel's snapshot and sentences for the players. The
+referee's state changes only by folding the events it records, so :meth:`Referee.from_events` on the
+log rebuilds exactly the same state (crash and power-cut recovery).
+
+Decisions taken over the board (see also the docstrings of :mod:`.reading` and :mod:`.turn`):
+
+* Opening roll-off: two dice, one each. White sits at the bottom edge of the camera image and rolls
+  into the right-hand half, Black (facing White) into the left-hand half, so the die vision places
+  in the right half is White's (without halves, the die whose box lies further right). Equal
+  numbers are recorded as a tie (``first`` null) and both roll again. The higher die moves first
+  and plays both numbers (Shesh Besh: the winner then rolls both dice).
+* A roll counts when exactly two dice are seen, both flat, both in the roller's right-hand half
+  (when vision can tell the halves); a cocked or misplaced die means roll again.
+* The mover's turn ends when the dice are picked up (no dice seen) or ``done`` is pressed; then the
+  board must show a legal result. Boards on the way to a legal play only narrow the hints.
+* Cube: in the middle it shows 64 (stake 1). An offer is the cube seen in the middle showing twice
+  the stake, while the player on roll has not rolled. A take is the cube next seen on the taker's
+  side at that value, a beaver (money play with beavers) on the taker's side at twice that value, a
+  pass the cube pushed back to the doubler's side. The buttons double/take/pass do the same (and
+  are the only way to double to 64, which the eye cannot tell from a cube in the middle).
+* Illegal plays: ``teaching`` blocks until the board is put back as it was (the lights guide it);
+  ``tournament`` blocks the opponent's roll until the play is put right (to any legal play);
+  ``condone`` lets the opponent accept it by rolling or doubling, and the record keeps the play as
+  it was made. Shesh Besh has one outcome per roll: an illegal one must always be put right.
+* Buttons are shared: ``double``, ``resign`` and ``undo`` act for the player to act (``double`` while
+  a double waits is a beaver by the taker), ``take``/``pass`` and ``accept``/``reject`` answer the
+  waiting offer (``take`` accepts a resignation, ``pass`` rejects it). A resignation needs a long
+  press (``resign-hold``) or the panel; a short ``resign`` press only says so, so that no knock on
+  a button ends a game. ``undo`` (short or held) takes back the last play of the game.
+"""
+
+from __future__ import annotations
+
+import time as _time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from controller.events import Event
+from controller.lights.scene import (
+    DARK,
+    Light,
+    Scene,
+    cube_offer_scene,
+    game_over_scene,
+    illegal_scene,
+    legal_scene,
+    mover_location,
+    turn_scene,
+)
+from controller.referee.errors import RefereeInputError, ReplayError
+from controller.referee.judge import (
+    MatchState,
+    Verdict,
+    change_notation,
+    cube_is_dead,
+    explain_illegal_play,
+    finished_game,
+    judge_beaver,
+    judge_double,
+    judge_pass,
+    judge_take,
+    match_id_of,
+    next_game_is_crawford,
+    resignation_points,
+)
+from controller.referee.messages import (
+    ButtonPressed,
+    Effect,
+    Input,
+    MatchSettings,
+    NewMatch,
+    ObservationSeen,
+    PanelState,
+    Record,
+    Resign,
+    Say,
+    ShowLights,
+    Tick,
+    Undo,
+)
+from controller.referee.reading import Board, Mismatch, raw_counts, read_board
+from controller.referee.state import GameState, PendingIllegal
+from controller.referee.turn import TurnPlays, board_of
+from controller.rules.position import Dice, Position
+from controller.rules.sheshbesh import SheshBeshAction, SheshBeshGame
+from sheshbesh.locations import LOCATIONS
+from sheshbesh.observation import CubeReading, DieReading, Observation
+
+COLOURS = ("white", "black")
+NAMES = ("White", "Black")
+#: Where each player's dice come to rest, seen from White's seat: White rolls right, Black left.
+HALVES = ("right", "left")
+RESIGN_WORDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+
+Clock = Callable[[], float]
+_CUBE_ACTIONS = {
+    "cube_offered": "double",
+    "cube_taken": "take",
+    "cube_passed": "pass",
+    "cube_beavered": "beaver",
+}
+
+
+class Referee:
+    """Follows one match at a time; ``handle`` inputs, carry out the effects it returns.
+
+    ``clock`` gives the time in seconds (injected so tests never sleep); ``last_sequence`` is the
+    highest sequence number already in the log this referee writes to: the referee numbers its
+    events from there, so an event can never be recorded twice.
+
+    >>> referee = Referee(clock=lambda: 0.0)
+    >>> effects = referee.handle(NewMatch(MatchSettings(("Alice", "Bob"), length=3)))
+    >>> [effect.event.type for effect in effects if isinstance(effect, Record)]
+    ['match_started', 'game_started']
+    """
+
+    def __init__(self, clock: Clock = _time.time, last_sequence: int = 0) -> None:
+        self.clock = clock
+        self.last_sequence = last_sequence
+        self.settings: MatchSettings | None = None
+        self.match_id: str | None = None
+        self.score = [0, 0]
+        self.games: list[dict[str, Any]] = []
+        self.crawford_done = False
+        self.winner: int | None = None
+        self.game = GameState()
+        self._checkpoints: list[tuple[int, GameState]] = []
+        # What follows is seen, not recorded: it only shapes lights and messages.
+        self._effects: list[Effect] = []
+        self._says: list[str] = []
+        self._message: dict[str, Any] | None = None
+        self._lights: Scene = DARK
+        self._last_board: Board | None = None
+        self._dice_seen_clear = False
+        self._seen_dice: tuple[DieReading, ...] = ()
+        self._turn_cache: TurnPlays | None = None
+
+    # -- building from the log ----------------------------------------------------------------
+
+    @classmethod
+    def from_events(cls, events: Iterable[Event], clock: Clock = _time.time) -> Referee:
+        """The referee exactly as it was after ``events`` (one match's log, in order).
+
+        Raises :class:`ReplayError` when the events cannot be folded (a damaged or foreign log).
+        """
+        referee = cls(clock=clock)
+        for event in events:
+            try:
+                referee._fold(event)
+            except (KeyError, TypeError, ValueError, IndexError) as error:
+                raise ReplayError(
+                    f"cannot resume from event {event.sequence} ({event.type}) {event.data!r}: {error}"
+                ) from error
+            referee.last_sequence = max(referee.last_sequence, event.sequence)
+        referee._refresh_lights()
+        return referee
+
+    # -- the one entry point ------------------------------------------------------------------
+
+    def handle(self, item: Input) -> list[Effect]:
+        """Take one input; return the effects to carry out, records first.
+
+        Raises :class:`RefereeInputError` for an admin request that makes no sense now.
+        """
+        self._effects = []
+        self._says = []
+        changed_before = self.last_sequence
+        if isinstance(item, ObservationSeen):
+            if item.observation.state != "settled":
+                return []
+            self._on_observation(item.observation)
+        elif isinstance(item, ButtonPressed):
+            self._on_button(item.name)
+        elif isinstance(item, NewMatch):
+            self._new_match(item.settings)
+        elif isinstance(item, Resign):
+            self._offer_resignation(item.player, item.points)
+        elif isinstance(item, Undo):
+            self._undo(item.to)
+        elif not isinstance(item, Tick):
+            raise RefereeInputError(f"the referee does not know what to do with {item!r}")
+        self._follow_up()
+        if self.last_sequence != changed_before or isinstance(
+            item, ObservationSeen | ButtonPressed
+        ):
+            self._refresh_lights()
+        effects = self._effects
+        effects.append(ShowLights(self._lights))
+        effects.append(PanelState(self.snapshot()))
+        effects.extend(Say(text) for text in self._says)
+        self._effects = []
+        return effects
+
+    # -- recording ----------------------------------------------------------------------------
+
+    def _emit(self, type_: str, data: dict[str, Any]) -> Event:
+        """Record an event: it goes out as an effect and is folded into the state at once."""
+        self.last_sequence += 1
+        event = Event(type_, data, float(self.clock()), self.last_sequence)
+        self._effects.append(Record(event))
+        self._fold(event)
+        return event
+
+    def _fold(self, event: Event) -> None:
+        """Change the state as ``event`` says; the only place the recorded state changes."""
+        data = event.data
+        game = self.game
+        kind = event.type
+        if kind == "match_started":
+            self.settings = MatchSettings.from_data(data)
+            self.match_id = str(data["id"])
+            self.score = [0, 0]
+            self.games = []
+            self.crawford_done = False
+            self.winner = None
+            self.game = GameState()
+            self._checkpoints = []
+        elif kind == "game_started":
+            crawford = bool(data.get("crawford_game", False))
+            self.crawford_done = self.crawford_done or crawford
+            self.score = [int(v) for v in data.get("score", self.score)]
+            self.game = GameState(
+                number=int(data["game"]), phase="roll_off", crawford_game=crawford
+            )
+            self._checkpoints = []
+        elif kind == "roll_off":
+            first = data.get("first")
+            dice = (int(data["dice"][0]), int(data["dice"][1]))
+            if first is None:
+                self.game = replace(game, stale_dice=dice)
+            else:
+                rolled = (max(dice), min(dice))
+                if self._variant == "sheshbesh":
+                    doublets = SheshBeshGame.initial(int(first))
+                    self.game = replace(
+                        game,
+                        position=doublets.to_position(),
+                        doublets=doublets,
+                        phase="rolling",
+                        stale_dice=dice,
+                    )
+                else:
+                    start = Position.initial(turn=int(first))
+                    self.game = replace(game, position=start, phase="moving", dice=rolled)
+        elif kind == "dice_rolled":
+            dice = (int(data["dice"][0]), int(data["dice"][1]))
+            self.game = replace(game, phase="moving", dice=dice, refused=None, stale_dice=None)
+        elif kind == "play":
+            self.game = self._fold_play(game, data)
+        elif kind == "illegal_play":
+            if "result_id" in data:
+                board = board_of(Position.from_position_id(data["result_id"], int(data["player"])))
+            else:
+                board = Board.from_counts({k: (v[0], v[1]) for k, v in data["counts"].items()})
+            pending = PendingIllegal(
+                int(data["player"]),
+                (int(data["dice"][0]), int(data["dice"][1])),
+                board,
+                str(data["reason"]),
+                tuple(data.get("locations", ())),
+            )
+            teaching = self._policy == "teaching" and self._variant == "backgammon"
+            restore = board_of(game.position) if teaching else None
+            self.game = replace(
+                game,
+                phase="illegal",
+                illegal=pending,
+                restore_to=restore,
+                stale_dice=pending.dice if data.get("dice_left") else game.stale_dice,
+            )
+        elif kind == "board_mismatch":
+            self.game = replace(game, mismatch=str(data["reason"]))
+        elif kind == "board_restored":
+            if game.restore_to is not None and game.phase == "illegal":
+                self.game = replace(
+                    game, mismatch=None, restore_to=None, phase="moving", illegal=None
+                )
+            elif game.restore_to is not None:
+                self.game = replace(game, mismatch=None, restore_to=None)
+            elif (
+                game.phase == "illegal"
+                and data.get("position_id") == game.position.to_position_id()
+            ):
+                self.game = replace(game, mismatch=None, phase="moving", illegal=None)
+            else:
+                self.game = replace(game, mismatch=None)
+        elif kind == "cube_offered":
+            self.game = replace(
+                game,
+                phase="cube_offered",
+                offered_by=int(data["player"]),
+                offered_cube=int(data["cube"]),
+                refused=None,
+            )
+        elif kind == "cube_taken" or kind == "cube_beavered":
+            self.game = replace(
+                game,
+                phase="rolling",
+                cube=int(data["cube"]),
+                cube_owner=int(data["player"]),
+                offered_by=None,
+                offered_cube=0,
+            )
+        elif kind == "cube_passed":
+            doubler = 1 - int(data["player"])
+            self.game = replace(
+                game, phase="won", won=(doubler, int(data["cube"]), "pass"), offered_by=None
+            )
+        elif kind == "cube_refused":
+            self.game = replace(game, refused=(int(data["player"]), str(data.get("action", ""))))
+        elif kind == "resign_offered":
+            self.game = replace(
+                game,
+                phase="resign_offered",
+                resign=(int(data["player"]), int(data["points"])),
+                before_resign=game.phase,
+            )
+        elif kind == "resign_accepted":
+            if game.resign is None:
+                raise ValueError("a resignation was accepted that was never offered")
+            resigner, level = game.resign
+            points = resignation_points(resigner, level, self._match_state())
+            self.game = replace(game, phase="won", won=(1 - resigner, points, "resign"))
+        elif kind == "resign_refused":
+            self.game = replace(game, phase=game.before_resign, resign=None)
+        elif kind == "undo":
+            target = int(data["to_sequence"])
+            for sequence, state in self._checkpoints:
+                if sequence == target:
+                    restored = replace(state, restore_to=board_of(state.position), mismatch=None)
+                    self.game = restored
+                    self._checkpoints = [c for c in self._checkpoints if c[0] <= target]
+                    break
+            else:
+                raise ReplayError(f"undo to event {target}, which is not in the current game")
+        elif kind == "game_won":
+            self.score = [int(v) for v in data["score"]]
+            self.games.append(
+                {
+                    "game": int(data["game"]),
+                    "winner": int(data["winner"]),
+                    "points": int(data["points"]),
+                    "kind": str(data.get("kind", "single")),
+                    "score": list(self.score),
+                }
+            )
+            self.game = replace(game, phase="game_over", won=None)
+        elif kind == "match_won":
+            self.winner = int(data["winner"])
+            self.game = replace(self.game, phase="match_over")
+        if kind in _CUBE_ACTIONS:
+            action = {
+                "game": self.game.number,
+                "player": int(data["player"]),
+                "action": _CUBE_ACTIONS[kind],
+                "cube": int(data["cube"]),
+            }
+            self.game = replace(self.game, moves=(*self.game.moves, action))
+        self._checkpoints.append((event.sequence, self.game))
+        if self.game.position != game.position or self.game.dice != game.dice:
+            self._turn_cache = None
+        if self.game.stale_dice != game.stale_dice and self.game.stale_dice is not None:
+            self._dice_seen_clear = False
+
+    def _fold_play(self, game: GameState, data: Mapping[str, Any]) -> GameState:
+        player = int(data["player"])
+        dice = (int(data["dice"][0]), int(data["dice"][1]))
+        doublets = game.doublets
+        if doublets is not None:
+            doublets = doublets.play(Dice(*dice)).after
+            following = doublets.to_position()
+        else:
+            following = Position.from_position_id(str(data["result_id"]), player).swap()
+        entry = {"game": game.number, "player": player, "dice": list(dice), "play": data["play"]}
+        last = {
+            "player": player,
+            "dice": list(dice),
+            "play": data["play"],
+            "from": list(data.get("from", [])),
+            "to": list(data.get("to", [])),
+        }
+        return replace(
+            game,
+            position=following,
+            phase="rolling",
+            dice=None,
+            illegal=None,
+            restore_to=None,
+            refused=None,
+            stale_dice=dice if data.get("dice_left") else None,
+            moves=(*game.moves, entry),
+            last_play=last,
+            doublets=doublets,
+        )
+
+    # -- settings shortcuts -------------------------------------------------------------------
+
+    @property
+    def _variant(self) -> str:
+        return self.settings.variant if self.settings else "backgammon"
+
+    @property
+    def _policy(self) -> str:
+        return self.settings.policy if self.settings else "tournament"
+
+    @property
+    def _hints(self) -> bool:
+        return self.settings.hints if self.settings else True
+
+    def _match_state(self) -> MatchState:
+        """The engine's view of the match right now."""
+        settings = self.settings or MatchSettings()
+        game = self.game
+        return MatchState(
+            length=settings.length,
+            score=(self.score[0], self.score[1]),
+            crawford=settings.crawford,
+            is_crawford_game=game.crawford_game,
+            crawford_done=self.crawford_done,
+            cube_value=game.cube,
+            cube_owner=game.cube_owner,
+            offered_by=game.offered_by,
+            jacoby=settings.uses_jacoby,
+            beavers=settings.beavers,
+            game_number=max(game.number, 1),
+            game_over=game.phase in ("won", "game_over", "match_over"),
+        )
+
+    def _name(self, player: int) -> str:
+        if self.settings is None:
+            return NAMES[player]
+        return f"{self.settings.players[player]} ({NAMES[player]})"
+
+    # -- admin inputs -------------------------------------------------------------------------
+
+    def _new_match(self, settings: MatchSettings) -> None:
+        now = float(self.clock())
+        match_id = settings.match_id or (
+            _time.strftime("%Y%m%d-%H%M%S", _time.gmtime(now)) + f"-{self.last_sequence + 1}"
+        )
+        self._emit("match_started", settings.to_data(match_id))
+        self._message = None
+
+    def _offer_resignation(self, player: int, points: int) -> None:
+        game = self.game
+        if game.phase not in ("rolling", "moving", "illegal", "cube_offered"):
+            raise RefereeInputError(f"no game in progress to resign (the game is {game.phase})")
+        self._emit("resign_offered", {"player": player, "points": points})
+        self._say(
+            f"{self._name(player)} offers to resign {RESIGN_WORDS[points]}; "
+            f"{self._name(1 - player)}: accept or reject"
+        )
+
+    def _undo(self, to: int) -> None:
+        if not any(sequence == to for sequence, _ in self._checkpoints):
+            known = [sequence for sequence, _ in self._checkpoints]
+            raise RefereeInputError(
+                f"cannot undo to event {to}: it is not in the current game (events {known[:1]}"
+                f"..{known[-1:]})"
+            )
+        state = dict(self._checkpoints)[to]
+        if state.phase in ("game_over", "match_over", "won"):
+            raise RefereeInputError(f"cannot undo to event {to}: the game was already over there")
+        self._emit("undo", {"to_sequence": to, "position_id": state.position.to_position_id()})
+        self._say("Take-back: put the board back as the lights show")
+
+    # -- buttons ------------------------------------------------------------------------------
+
+    def _on_button(self, pressed: str) -> None:
+        game = self.game
+        name = pressed.removesuffix("-hold")
+        if name == "done":
+            if game.phase in ("moving", "illegal") and self._last_board is not None:
+                self._judge_board(self._last_board, dice_visible=True, done=True)
+            elif game.phase in ("moving", "illegal"):
+                self._say("Nothing seen yet: show the board to the camera")
+        elif name == "double" and self._variant == "sheshbesh":
+            self._say("Shesh Besh is played without the cube")
+        elif name == "double":
+            if game.phase == "cube_offered":
+                assert game.offered_by is not None
+                self._beaver(1 - game.offered_by)
+            elif game.phase == "illegal" and game.illegal is not None:
+                self._condone_then(
+                    lambda: self._double(1 - game.illegal.player if game.illegal else 0)
+                )
+            else:
+                self._double(game.turn)
+        elif name in ("take", "pass") and game.phase != "resign_offered":
+            if game.phase != "cube_offered" or game.offered_by is None:
+                self._say(f"There is no double to {name}")
+            elif name == "take":
+                self._take(1 - game.offered_by)
+            else:
+                self._pass(1 - game.offered_by)
+        elif pressed == "resign":
+            self._message = {
+                "kind": "info",
+                "text": "Hold resign to resign a single game, or choose on the panel",
+                "locations": [],
+            }
+        elif name == "resign":
+            if game.phase in ("rolling", "moving"):
+                self._offer_resignation(game.turn, 1)
+        elif game.phase == "resign_offered" and name in ("take", "pass"):
+            self._on_button("accept" if name == "take" else "reject")
+        elif name in ("accept", "reject"):
+            if game.phase != "resign_offered" or game.resign is None:
+                self._say(f"There is no resignation to {name}")
+            else:
+                answer = "resign_accepted" if name == "accept" else "resign_refused"
+                self._emit(answer, {"player": 1 - game.resign[0]})
+        elif name == "undo":
+            target = self._last_play_checkpoint()
+            if target is None:
+                self._say("Nothing to take back in this game")
+            else:
+                self._undo(target)
+
+    def _last_play_checkpoint(self) -> int | None:
+        """The event just before the last play of this game (its dice still on the board)."""
+        target: int | None = None
+        for (before, earlier), (_, later) in zip(
+            self._checkpoints, self._checkpoints[1:], strict=False
+        ):
+            if len(later.moves) > len(earlier.moves) and earlier.phase == "moving":
+                target = before
+        return target
+
+    # -- observations -------------------------------------------------------------------------
+
+    def _on_observation(self, observation: Observation) -> None:
+        game = self.game
+        if self.settings is None or game.phase in ("idle", "match_over"):
+            return
+        flat, cocked = _dice_of(observation)
+        self._seen_dice = observation.dice
+        if not observation.dice:
+            self._dice_seen_clear = True
+        if self._variant == "sheshbesh":
+            self._on_doublets_observation(observation, flat, cocked)
+            return
+        board_or_mismatch = read_board(observation, is_expected=self._is_expected)
+        if isinstance(board_or_mismatch, Mismatch):
+            self._last_board = None
+            if game.mismatch != board_or_mismatch.reason:
+                self._emit(
+                    "board_mismatch",
+                    {
+                        "reason": board_or_mismatch.reason,
+                        "locations": list(board_or_mismatch.locations),
+                    },
+                )
+            self._message = {
+                "kind": "mismatch",
+                "text": board_or_mismatch.reason,
+                "locations": list(board_or_mismatch.locations),
+            }
+            return
+        board = board_or_mismatch
+        self._last_board = board
+        if game.mismatch is not None and game.restore_to is None:
+            self._emit("board_restored", {"position_id": game.position.to_position_id()})
+            self._message = None
+        game = self.game
+        if game.restore_to is not None:
+            if board == game.restore_to:
+                self._emit("board_restored", {"position_id": game.position.to_position_id()})
+                self._message = {"kind": "info", "text": "Board restored", "locations": []}
+            else:
+                self._message = {
+                    "kind": "illegal",
+                    "text": "Put the board back as it was: the lights show where",
+                    "locations": board.differs_at(game.restore_to),
+                }
+                return
+        if cocked:
+            self._tell("info", "A die is cocked: roll again")
+            return
+        phase = self.game.phase
+        if phase == "moving" or (
+            phase == "illegal" and (flat is None or not self._is_new_roll(flat))
+        ):
+            # The turn in progress comes first: the dice picked up end it, and only then may the
+            # opponent turn the cube or roll.
+            self._judge_board(board, dice_visible=bool(observation.dice), done=False)
+            if self.game.phase == "moving":
+                return
+        if observation.cube is not None and self._on_cube(observation.cube):
+            return
+        phase = self.game.phase
+        if phase == "roll_off":
+            self._roll_off(board, observation)
+        elif phase == "rolling":
+            self._rolling(board, flat)
+        elif phase == "illegal" and flat is not None and self._is_new_roll(flat):
+            self._roll_during_illegal(board, flat)
+
+    # -- Shesh Besh ----------------------------------------------------------------------------
+
+    def _on_doublets_observation(
+        self, observation: Observation, flat: tuple[int, int] | None, cocked: bool
+    ) -> None:
+        """Shesh Besh: every roll has one outcome; the board must show exactly it.
+
+        Standing stacks look like one checker from above, so the camera's counts are compared with
+        what the engine says is visible, never checked for fifteen a side.
+        """
+        game = self.game
+        seen = raw_counts(observation)
+        doublets = game.doublets or SheshBeshGame.initial(0)
+        current = doublets_counts(doublets)
+        if cocked:
+            self._tell("info", "A die is cocked: roll again")
+            return
+        if game.restore_to is not None or (game.mismatch is not None and seen == current):
+            if seen != current:
+                self._message = {
+                    "kind": "illegal",
+                    "text": "Put the board back as it was: the lights show where",
+                    "locations": _differing(seen, current),
+                }
+                return
+            self._emit("board_restored", {"position_id": game.position.to_position_id()})
+            game = self.game
+        if game.phase in ("roll_off", "rolling"):
+            if seen != current:
+                self._message = {
+                    "kind": "mismatch",
+                    "text": "Set up the board as the lights show"
+                    if game.phase == "roll_off"
+                    else f"{self._name(game.turn)} has not rolled yet: put the checkers back",
+                    "locations": _differing(seen, current),
+                }
+                return
+            self._message = None
+            if game.phase == "roll_off":
+                self._roll_off_dice(observation)
+            elif flat is not None and self._is_new_roll(flat) and self._in_own_half(game.turn):
+                dice = (max(flat), min(flat))
+                self._emit("dice_rolled", {"player": game.turn, "dice": list(dice)})
+            return
+        if game.phase not in ("moving", "illegal") or game.dice is None:
+            return
+        turn = doublets.play(Dice(*game.dice))
+        expected = doublets_counts(turn.after)
+        finished = not observation.dice
+        if seen == expected and finished:
+            self._record_doublets_play(doublets, game.dice)
+        elif seen == current and game.phase == "illegal":
+            self._emit("board_restored", {"position_id": game.position.to_position_id()})
+            self._message = None
+        elif seen in (current, expected):
+            self._message = None
+        elif finished and (game.illegal is None or game.illegal.board != Board.from_counts(seen)):
+            reason = _doublets_duty(game.dice, NAMES[game.turn], turn.actions)
+            locations = _differing(seen, expected)
+            self._emit(
+                "illegal_play",
+                {
+                    "player": game.turn,
+                    "dice": list(game.dice),
+                    "reason": reason,
+                    "locations": locations,
+                    "position_id": game.position.to_position_id(),
+                    "counts": {name: list(pair) for name, pair in seen.items()},
+                },
+            )
+            self._message = {"kind": "illegal", "text": reason, "locations": locations}
+            self._say(reason)
+        elif not finished:
+            self._message = {
+                "kind": "illegal",
+                "text": "That is not what the roll does: the lights show the way",
+                "locations": _differing(seen, expected),
+            }
+
+    def _record_doublets_play(self, doublets: SheshBeshGame, dice: tuple[int, int]) -> None:
+        turn = doublets.play(Dice(*dice))
+        before, after = doublets_counts(doublets), doublets_counts(turn.after)
+        index = doublets.player_on_roll
+        self._emit(
+            "play",
+            {
+                "player": doublets.player_on_roll,
+                "dice": list(dice),
+                "play": ", ".join(str(action) for action in turn.actions),
+                "position_id": doublets.to_position().to_position_id(),
+                "match_id": self._match_id(),
+                "result_id": turn.after.to_position().to_position_id(),
+                "from": [n for n in before if after[n][index] < before[n][index]],
+                "to": [n for n in before if after[n][index] > before[n][index]],
+            },
+        )
+        self._message = None
+        if turn.rolls_again:
+            self._say(f"Doubles: {self._name(turn.player)} rolls again")
+
+    def _is_expected(self, board: Board) -> bool:
+        """A board the rules expect now: the position on the board, or a legal result or prefix."""
+        game = self.game
+        if board == board_of(game.position):
+            return True
+        if game.phase == "moving" and game.dice is not None:
+            return self._turn().is_on_the_way(board)
+        return False
+
+    def _turn(self) -> TurnPlays:
+        game = self.game
+        assert game.dice is not None
+        cache = self._turn_cache
+        if cache is None or cache.position != game.position or cache.dice != game.dice:
+            cache = self._turn_cache = TurnPlays(game.position, game.dice)
+        return cache
+
+    def _is_new_roll(self, dice: tuple[int, int]) -> bool:
+        stale = self.game.stale_dice
+        if stale is None or self._dice_seen_clear:
+            return True
+        return sorted(stale) != sorted(dice)
+
+    def _roll_off(self, board: Board, observation: Observation) -> None:
+        start = board_of(Position.initial())
+        if board != start:
+            self._message = {
+                "kind": "info",
+                "text": "Set up the board for a new game",
+                "locations": board.differs_at(start),
+            }
+            return
+        self._roll_off_dice(observation)
+
+    def _roll_off_dice(self, observation: Observation) -> None:
+        flat, _ = _dice_of(observation)
+        if flat is None or not self._is_new_roll(flat):
+            self._message = {"kind": "info", "text": "Opening roll: one die each", "locations": []}
+            return
+        halves = {die.half for die in observation.dice}
+        if halves == {"left", "right"}:
+            ordered = sorted(observation.dice, key=lambda die: die.half)  # "left" sorts first
+        elif halves == {""}:
+            ordered = sorted(observation.dice, key=lambda die: die.box[0] + die.box[2] / 2)
+        else:
+            self._tell("info", "Opening roll: one die each, each into your own right-hand half")
+            return
+        black_die, white_die = ordered[0].pips, ordered[1].pips
+        first = None if white_die == black_die else (0 if white_die > black_die else 1)
+        self._emit("roll_off", {"dice": [white_die, black_die], "first": first})
+        if first is None:
+            self._say(f"Both rolled {white_die}: roll again")
+        else:
+            self._say(f"{self._name(first)} starts with {max(flat)}-{min(flat)}")
+            self._check_dance()
+
+    def _rolling(self, board: Board, flat: tuple[int, int] | None) -> None:
+        game = self.game
+        if board != board_of(game.position):
+            self._message = {
+                "kind": "mismatch",
+                "text": f"{self._name(game.turn)} has not rolled yet: put the checkers back",
+                "locations": board.differs_at(board_of(game.position)),
+            }
+            return
+        self._message = None
+        if flat is None or not self._is_new_roll(flat) or not self._in_own_half(game.turn):
+            return
+        dice = (max(flat), min(flat))
+        self._emit("dice_rolled", {"player": game.turn, "dice": list(dice)})
+        self._check_dance()
+
+    def _in_own_half(self, player: int) -> bool:
+        """Both dice rest in the roller's right-hand half (when vision can tell); else roll again."""
+        wanted = HALVES[player]
+        if all(die.half in ("", wanted) for die in self._seen_dice):
+            return True
+        self._tell("info", f"{self._name(player)}: roll again, into your own right-hand half")
+        return False
+
+    def _check_dance(self) -> None:
+        """Tell the mover at once when the roll cannot be played; the turn ends with the dice."""
+        game = self.game
+        if game.phase == "moving" and game.dice is not None and not self._turn().can_move:
+            self._tell("info", f"{self._name(game.turn)} cannot move: pick up the dice")
+
+    def _judge_board(self, board: Board, dice_visible: bool, done: bool) -> None:
+        game = self.game
+        if game.dice is None:
+            return
+        turn = self._turn()
+        mover = game.turn
+        finished = done or not dice_visible
+        if game.phase == "illegal" and game.illegal is not None:
+            if board == turn.start:
+                self._emit("board_restored", {"position_id": game.position.to_position_id()})
+                self._message = None
+                return
+            if board == game.illegal.board:
+                return
+        if not finished:
+            hint = turn.hint(board)
+            if board == turn.start or hint is not None or board in turn.results:
+                self._message = None
+            else:
+                self._message = {
+                    "kind": "illegal",
+                    "text": f"That is not a way to play {game.dice[0]}-{game.dice[1]}",
+                    "locations": board.differs_at(turn.start),
+                }
+            return
+        if board == turn.start:
+            if not turn.can_move:
+                self._record_play(turn.position, turn.position, "", dice_left=dice_visible)
+            elif done:
+                self._say("No checker has moved")
+            return
+        if board in turn.results:
+            self._record_play(turn.position, turn.results[board], None, dice_left=dice_visible)
+            return
+        if game.illegal is not None and game.illegal.board == board:
+            return
+        result = Position.from_players(board.white, board.black, mover)
+        explanation, points = explain_illegal_play(turn.position, game.dice, result)
+        self._emit(
+            "illegal_play",
+            {
+                "player": mover,
+                "dice": list(game.dice),
+                "reason": explanation,
+                "locations": points,
+                "position_id": game.position.to_position_id(),
+                "result_id": result.to_position_id(),
+                "dice_left": dice_visible,
+            },
+        )
+        self._message = {"kind": "illegal", "text": explanation, "locations": points}
+        self._say(explanation)
+
+    def _record_play(
+        self,
+        before: Position,
+        result: Position,
+        notation: str | None,
+        dice_left: bool,
+        **extra: Any,
+    ) -> None:
+        game = self.game
+        assert game.dice is not None
+        if notation is None:
+            turn = self._turn()
+            play = turn.play_to(board_of(result))
+            notation = str(play) if play is not None else change_notation(before, result)
+        moved_from, moved_to = _changed_locations(before, result)
+        data: dict[str, Any] = {
+            "player": before.turn,
+            "dice": list(game.dice),
+            "play": notation,
+            "position_id": before.to_position_id(),
+            "match_id": self._match_id(),
+            "result_id": result.to_position_id(),
+            "from": moved_from,
+            "to": moved_to,
+        }
+        if dice_left:
+            data["dice_left"] = True
+        data.update(extra)
+        self._emit("play", data)
+        self._message = None
+
+    def _roll_during_illegal(self, board: Board, dice: tuple[int, int]) -> None:
+        """The opponent rolled while an illegal play stands: condoned, or refused by the policy."""
+        game = self.game
+        assert game.illegal is not None
+        turn = self._turn()
+        if board in turn.results and game.restore_to is None:
+            # Put right while the opponent was already rolling: the corrected play stands.
+            self._record_play(turn.position, turn.results[board], None, dice_left=False)
+            self._rolling(board, dice)
+            return
+        if self._policy != "condone" or board != game.illegal.board:
+            self._message = {
+                "kind": "illegal",
+                "text": f"The illegal play must be corrected before {self._name(1 - game.turn)} rolls",
+                "locations": list(game.illegal.locations),
+            }
+            return
+        self._condone()
+        self._rolling(board, dice)
+
+    def _condone(self) -> None:
+        game = self.game
+        assert game.illegal is not None
+        result = Position.from_players(
+            game.illegal.board.white, game.illegal.board.black, game.turn
+        )
+        self._record_play(
+            game.position,
+            result,
+            change_notation(game.position, result),
+            dice_left=False,
+            condoned=True,
+            reason=game.illegal.reason,
+        )
+        self._say(f"{self._name(1 - result.turn)} accepts the play as it stands")
+
+    def _condone_then(self, action: Callable[[], None]) -> None:
+        if self._policy != "condone":
+            self._say("The illegal play must be corrected first")
+            return
+        self._condone()
+        action()
+
+    # -- the cube -----------------------------------------------------------------------------
+
+    def _on_cube(self, reading: CubeReading) -> bool:
+        """Judge a cube reading; True when it was a cube action (nothing else to look at)."""
+        game = self.game
+        if game.phase == "cube_offered" and game.offered_by is not None:
+            doubler, taker = game.offered_by, 1 - game.offered_by
+            if reading.place == COLOURS[taker] and reading.value == game.offered_cube:
+                self._take(taker)
+                return True
+            if reading.place == COLOURS[taker] and reading.value == 2 * game.offered_cube:
+                self._beaver(taker)
+                return True
+            if reading.place == COLOURS[doubler]:
+                self._pass(taker)
+                return True
+            return False
+        turned = (
+            reading.place == "middle" and reading.value == 2 * game.cube and reading.value != 64
+        )
+        if not turned:
+            return False
+        if game.phase == "rolling":
+            self._double(game.turn)
+            return True
+        if game.phase == "illegal" and game.illegal is not None:
+            opponent = 1 - game.illegal.player
+            self._condone_then(lambda: self._double(opponent))
+            return True
+        return False
+
+    def _refused(self, player: int, action: str, verdict: Verdict) -> bool:
+        """Record a refused cube action (once per attempt); True when it was refused."""
+        if verdict.allowed:
+            return False
+        reason = verdict.reason[0].upper() + verdict.reason[1:]
+        if self.game.refused != (player, action):
+            self._emit("cube_refused", {"player": player, "action": action, "reason": reason})
+            self._say(reason)
+        self._message = {"kind": "cube", "text": reason, "locations": []}
+        return True
+
+    def _double(self, player: int) -> None:
+        game = self.game
+        verdict = judge_double(
+            self._match_state(),
+            player,
+            player_on_roll=game.turn,
+            has_rolled=game.phase != "rolling",
+        )
+        if self._refused(player, "double", verdict):
+            return
+        value = game.cube * 2
+        self._emit("cube_offered", {"player": player, "cube": value})
+        text = f"{self._name(player)} doubles to {value}"
+        if verdict.warning:
+            text += f" ({verdict.warning})"
+        self._message = {"kind": "cube", "text": text, "locations": []}
+        self._say(text)
+
+    def _take(self, player: int) -> None:
+        if self._refused(player, "take", judge_take(self._match_state(), player)):
+            return
+        self._emit("cube_taken", {"player": player, "cube": self.game.offered_cube})
+        self._say(f"{self._name(player)} takes")
+        self._message = None
+
+    def _pass(self, player: int) -> None:
+        if self._refused(player, "pass", judge_pass(self._match_state(), player)):
+            return
+        self._emit("cube_passed", {"player": player, "cube": self.game.cube})
+        self._say(f"{self._name(player)} passes")
+
+    def _beaver(self, player: int) -> None:
+        if self._refused(player, "beaver", judge_beaver(self._match_state(), player)):
+            return
+        value = self.game.offered_cube * 2
+        self._emit("cube_beavered", {"player": player, "cube": value})
+        self._say(f"{self._name(player)} beavers: the cube is {value}")
+
+    # -- what follows on its own --------------------------------------------------------------
+
+    def _follow_up(self) -> None:
+        """Record what follows from the state by itself: results, next game, match end.
+
+        Done after every input, so a crash between two such events is completed on resuming.
+        """
+        for _ in range(8):
+            game = self.game
+            settings = self.settings
+            if settings is None:
+                return
+            if game.phase == "idle":
+                self._start_game(1)
+            elif game.phase == "rolling" and game.number and self._finished() is not None:
+                finished = self._finished()
+                assert finished is not None
+                self._score_game(*finished)
+            elif game.phase == "won" and game.won is not None:
+                winner, points, kind = game.won
+                self._score_game(winner, points, kind)
+            elif game.phase == "game_over":
+                leader = max((0, 1), key=lambda p: self.score[p])
+                if settings.length and self.score[leader] >= settings.length:
+                    self._emit("match_won", {"winner": leader, "score": list(self.score)})
+                    self._say(
+                        f"{self._name(leader)} wins the match {self.score[0]}-{self.score[1]}"
+                    )
+                else:
+                    self._start_game(game.number + 1)
+            else:
+                return
+
+    def _finished(self) -> tuple[int, int, str] | None:
+        doublets = self.game.doublets
+        if doublets is None:
+            return finished_game(self.game.position, self._match_state())
+        result = doublets.result
+        if result is None:
+            return None
+        return result.winner, result.kind * self.game.cube, result.kind_name
+
+    def _start_game(self, number: int) -> None:
+        crawford = False
+        if self.games:
+            last = self.games[-1]
+            before = list(self.score)
+            before[last["winner"]] -= last["points"]
+            state = replace(self._match_state(), score=(before[0], before[1]), game_over=False)
+            crawford = next_game_is_crawford(state, last["winner"], last["points"])
+        self._emit(
+            "game_started", {"game": number, "score": list(self.score), "crawford_game": crawford}
+        )
+
+    def _score_game(self, winner: int, points: int, kind: str) -> None:
+        score = list(self.score)
+        score[winner] += points
+        self._emit(
+            "game_won",
+            {
+                "game": self.game.number,
+                "winner": winner,
+                "points": points,
+                "kind": kind,
+                "score": score,
+            },
+        )
+        self._say(f"{self._name(winner)} wins {points} point{'s' if points != 1 else ''}")
+        self._message = {
+            "kind": "info",
+            "text": f"{self._name(winner)} wins {points} point{'s' if points != 1 else ''} ({kind})",
+            "locations": [],
+        }
+
+    def _match_id(self) -> str:
+        game = self.game
+        resigned = game.resign[1] if game.resign else 0
+        return match_id_of(self._match_state(), game.turn, game.dice, resigned)
+
+    # -- lights and the panel -----------------------------------------------------------------
+
+    def _say(self, text: str) -> None:
+        self._says.append(text)
+
+    def _tell(self, kind: str, text: str, locations: Iterable[str] = ()) -> None:
+        """Show a message; say it aloud only when it is new (the camera repeats itself)."""
+        message = {"kind": kind, "text": text, "locations": list(locations)}
+        if message != self._message:
+            self._say(text)
+        self._message = message
+
+    def _refresh_lights(self) -> None:
+        self._lights = self._scene()
+
+    def _scene(self) -> Scene:
+        game = self.game
+        if game.phase in ("game_over", "match_over") and self.games:
+            return game_over_scene(self.games[-1]["winner"])
+        if game.restore_to is not None and self._last_board is not None:
+            target = game.restore_to.counts()
+            seen = self._last_board.counts()
+            lights = {
+                name: Light.ILLEGAL if sum(seen[name]) > sum(target[name]) else Light.SOURCE
+                for name in self._last_board.differs_at(game.restore_to)
+            }
+            return Scene(lights, {"illegal"})
+        if self._message and self._message["kind"] in ("illegal", "mismatch"):
+            return illegal_scene(self._message["locations"])
+        if game.illegal is not None:
+            return illegal_scene(game.illegal.locations)
+        if game.phase == "cube_offered" and game.offered_by is not None:
+            return cube_offer_scene(game.offered_by)
+        if game.phase not in ("rolling", "moving"):
+            return DARK
+        if game.phase == "moving" and self._hints and game.dice is not None:
+            if game.doublets is not None:
+                actions = game.doublets.play(Dice(*game.dice)).actions
+                sources = [
+                    mover_location(a.point, game.turn) for a in actions if a.kind != "wasted"
+                ]
+                destinations = [
+                    mover_location(0 if a.kind == "bear off" else a.point, game.turn)
+                    for a in actions
+                    if a.kind != "wasted"
+                ]
+                return legal_scene(sources, destinations, game.turn)
+            board = self._last_board or board_of(game.position)
+            hint = self._turn().hint(board)
+            if hint is not None:
+                return legal_scene(hint.sources, hint.destinations, game.turn)
+        return turn_scene(game.turn)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The panel's whole picture, as plain JSON values (the schema the panel draws)."""
+        settings = self.settings
+        game = self.game
+        board = board_of(game.position)
+        length = settings.length if settings else 0
+        message = self._message
+        if message is None and game.illegal is not None:
+            message = {
+                "kind": "illegal",
+                "text": game.illegal.reason,
+                "locations": list(game.illegal.locations),
+            }
+        if message is None and game.mismatch is not None:
+            message = {"kind": "mismatch", "text": game.mismatch, "locations": []}
+        return {
+            "match": {
+                "id": self.match_id,
+                "players": list(settings.players) if settings else ["White", "Black"],
+                "length": length,
+                "score": list(self.score),
+                "crawford_game": game.crawford_game,
+                "post_crawford": bool(self.crawford_done and not game.crawford_game),
+                "game": game.number,
+                "variant": self._variant,
+                "policy": self._policy,
+                "hints": self._hints,
+                "winner": self.winner,
+            },
+            "cube": {
+                "value": game.cube,
+                "owner": game.cube_owner,
+                "offered_by": game.offered_by,
+                "dead": bool(settings and cube_is_dead(self._match_state())),
+            },
+            "turn": game.turn if game.phase not in ("idle", "roll_off") else None,
+            "dice": list(game.dice) if game.dice else None,
+            "pips": [game.position.pip_count(0), game.position.pip_count(1)],
+            "position": {name: [w, b] for name, (w, b) in board.counts().items()},
+            "position_id": game.position.to_position_id(),
+            "match_id": self._match_id() if settings else "",
+            "last_play": game.last_play,
+            "moves": list(game.moves),
+            "games": [
+                {
+                    "game": g["game"],
+                    "winner": g["winner"],
+                    "points": g["points"],
+                    "score": g["score"],
+                }
+                for g in self.games
+            ],
+            "message": message,
+            "lights": {name: light.value for name, light in self._lights.lit().items()},
+            "status": {"phase": game.phase},
+        }
+
+
+def _dice_of(observation: Observation) -> tuple[tuple[int, int] | None, bool]:
+    """(both dice when exactly two lie flat, else None; whether any die is cocked)."""
+    cocked = any(die.cocked for die in observation.dice)
+    if len(observation.dice) != 2 or cocked:
+        return None, cocked
+    first, second = observation.dice
+    return (first.pips, second.pips), False
+
+
+def doublets_counts(game: SheshBeshGame) -> dict[str, tuple[int, int]]:
+    """What the camera should see of a Shesh Besh game: stacks count as one, trays in full."""
+    counts = dict.fromkeys(LOCATIONS, (0, 0))
+    for player, side in enumerate(game.sides):
+        for point, down in enumerate(side.down, start=1):
+            name = mover_location(point, player)
+            white, black = counts[name]
+            counts[name] = (white + down, black) if player == 0 else (white, black + down)
+        tray = f"off-{COLOURS[player]}"
+        counts[tray] = (side.off, 0) if player == 0 else (0, side.off)
+    return counts
+
+
+def _doublets_duty(dice: tuple[int, int], name: str, actions: Iterable[SheshBeshAction]) -> str:
+    """What a Shesh Besh roll makes the player do, in words."""
+    words = []
+    for action in actions:
+        if action.kind == "lay down":
+            words.append(f"lay down a checker on point {action.point}")
+        elif action.kind == "bear off":
+            words.append(f"bear off a checker from point {action.point}")
+    duty = " and ".join(words) if words else "leave the board as it is (every number is wasted)"
+    return f"With {dice[0]}-{dice[1]} {name} must {duty}"
+
+
+def _differing(
+    seen: Mapping[str, tuple[int, int]], wanted: Mapping[str, tuple[int, int]]
+) -> list[str]:
+    return [name for name in LOCATIONS if seen.get(name, (0, 0)) != wanted.get(name, (0, 0))]
+
+
+def _changed_locations(before: Position, after: Position) -> tuple[list[str], list[str]]:
+    """Locations the mover's checkers left and reached (for the panel's last-play arrows)."""
+    start, end = board_of(before), board_of(after)
+    first, second = start.counts(), end.counts()
+    index = before.turn
+    moved_from = [name for name in first if second[name][index] < first[name][index]]
+    moved_to = [name for name in first if second[name][index] > first[name][index]]
+    return moved_from, moved_to

@@ -1,0 +1,166 @@
+"""The thin runner: feeds inputs to the referee and carries out its effects, the record first.
+
+For each input the referee returns effects in order. Every :class:`Record` effect is appended to the
+event log and committed before anything after it is done; lights, the panel and speech follow. If
+the log cannot be written, the runner rebuilds the referee from the log (dropping what was not
+recorded) and re-raises: the board is never told about an event the log does not hold.
+
+On start, :meth:`Runner.resume` rebuilds the referee from the log's current match and sends it a
+clock tick, which completes anything a crash cut short (a game won but not yet scored, the next game
+not yet started).
+
+>>> from controller.record import Record
+>>> from controller.referee import MatchSettings, NewMatch
+>>> with Record(":memory:") as record:
+...     runner = Runner.resume(record, clock=lambda: 0.0)
+...     events = runner.feed(NewMatch(MatchSettings(("Alice", "Bob"), length=1, match_id="m1")))
+...     [event.type for event in record.events("m1")]
+['match_started', 'game_started']
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol
+
+from controller.events import Event
+from controller.lights.scene import Scene
+from controller.record import Record as EventLog
+from controller.record import RecordError
+from controller.referee import (
+    ButtonPressed,
+    Input,
+    MatchSettings,
+    NewMatch,
+    PanelState,
+    Record,
+    Referee,
+    Resign,
+    Say,
+    ShowLights,
+    Tick,
+)
+
+Clock = Callable[[], float]
+
+
+class LightsSink(Protocol):
+    """Anything that shows a scene on the board (``controller.lights`` drivers fit)."""
+
+    def show(self, scene: Scene) -> None: ...
+
+
+class PanelSink(Protocol):
+    """Anything that takes the panel's snapshots (``web.hub.PanelHub`` fits)."""
+
+    def publish(self, state: Any) -> int: ...
+
+
+class Runner:
+    """Carries out a referee's effects against the event log, the lights and the panel.
+
+    ``speak`` receives the referee's sentences (the panel shows them in ``snapshot["message"]``
+    already; a speaker or a console may want them too).
+    """
+
+    def __init__(
+        self,
+        referee: Referee,
+        record: EventLog,
+        lights: Iterable[LightsSink] = (),
+        panels: Iterable[PanelSink] = (),
+        speak: Callable[[str], None] | None = None,
+    ) -> None:
+        self.referee = referee
+        self.record = record
+        self.lights = list(lights)
+        self.panels = list(panels)
+        self.speak = speak
+        # The camera loop, the buttons and the panel's admin page feed from different threads.
+        self._lock = threading.RLock()
+
+    @classmethod
+    def resume(
+        cls,
+        record: EventLog,
+        clock: Clock = time.time,
+        lights: Iterable[LightsSink] = (),
+        panels: Iterable[PanelSink] = (),
+        speak: Callable[[str], None] | None = None,
+    ) -> Runner:
+        """A runner whose referee is where the log's current match left off.
+
+        Raises :class:`controller.referee.ReplayError` for a log that cannot be folded.
+        """
+        runner = cls(_rebuild(record, clock), record, lights, panels, speak)
+        runner.feed(Tick(float(clock())))
+        return runner
+
+    def feed(self, item: Input) -> list[Event]:
+        """Hand ``item`` to the referee and carry out the effects; returns the events recorded.
+
+        Raises what the referee raises for a senseless admin input, and :class:`RecordError`
+        when the log cannot be written (the referee is then rebuilt from the log).
+        """
+        with self._lock:
+            return self._feed(item)
+
+    def _feed(self, item: Input) -> list[Event]:
+        effects = self.referee.handle(item)
+        recorded: list[Event] = []
+        for effect in effects:
+            if isinstance(effect, Record):
+                try:
+                    self.record.append(effect.event)
+                except RecordError:
+                    self.referee = _rebuild(self.record, self.referee.clock)
+                    raise
+                recorded.append(effect.event)
+            elif isinstance(effect, ShowLights):
+                for lights in self.lights:
+                    lights.show(effect.scene)
+            elif isinstance(effect, PanelState):
+                for panel in self.panels:
+                    panel.publish(_plain(effect.snapshot))
+            elif isinstance(effect, Say) and self.speak is not None:
+                self.speak(effect.text)
+        return recorded
+
+    # The panel's admin actions (``web.interfaces.Controls``) in the referee's terms.
+
+    def new_match(self, settings: Mapping[str, Any]) -> None:
+        """Start a new match; ``settings`` as the admin page sends them (``match_started`` keys).
+
+        Raises :class:`controller.referee.RefereeInputError` naming a bad setting.
+        """
+        self.feed(NewMatch(MatchSettings.from_data(settings)))
+
+    def resign(self, player: int, points: int) -> None:
+        """``player`` offers to resign a single (1), gammon (2) or backgammon (3)."""
+        self.feed(Resign(player, points))
+
+    def undo(self) -> None:
+        """Take back the last play of the game in progress."""
+        self.feed(ButtonPressed("undo"))
+
+    def feed_all(self, items: Iterable[Input]) -> list[Event]:
+        """Feed many inputs in order; returns every event recorded."""
+        events: list[Event] = []
+        for item in items:
+            events.extend(self.feed(item))
+        return events
+
+
+def _rebuild(record: EventLog, clock: Clock) -> Referee:
+    match = record.current_match
+    if match is None:
+        return Referee(clock=clock, last_sequence=record.last_sequence())
+    referee = Referee.from_events(record.events(match), clock=clock)
+    referee.last_sequence = max(referee.last_sequence, record.last_sequence())
+    return referee
+
+
+def _plain(snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(snapshot)

@@ -1,0 +1,100 @@
+"""Shesh Besh over the board: every roll has one outcome, and the referee follows it."""
+
+from __future__ import annotations
+
+import random
+
+from referee_testkit import observe, of_type, run
+
+from controller.referee import Input, MatchSettings, NewMatch, ObservationSeen, Referee, ShowLights
+from controller.referee.referee import doublets_counts
+from controller.rules import Dice, Position
+from controller.rules.sheshbesh import SheshBeshGame
+
+SETTINGS = MatchSettings(("Alice", "Bob"), length=3, variant="sheshbesh", match_id="doublets")
+
+
+def counts_seen(game: SheshBeshGame, dice: tuple[int, int] | None = None) -> ObservationSeen:
+    observation = observe(Position.initial(), dice=dice, counts=doublets_counts(game), cube=None)
+    return ObservationSeen(observation)
+
+
+def whole_game(seed: int) -> tuple[list[Input], SheshBeshGame, int]:
+    """Inputs for one game played to the end with random dice; returns the end and the rolls."""
+    rng = random.Random(seed)
+    game = SheshBeshGame.initial(0)
+    inputs: list[Input] = [counts_seen(game)]
+    white_die, black_die = rng.sample(range(1, 7), 2)
+    first = 0 if white_die > black_die else 1
+    game = SheshBeshGame.initial(first)
+    inputs.append(counts_seen(game, dice=(white_die, black_die)))
+    rolls = 0
+    while game.result is None:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        inputs.append(counts_seen(game))  # the dice picked up
+        inputs.append(counts_seen(game, dice=dice))
+        after = game.play(Dice(*dice)).after
+        inputs.append(counts_seen(after, dice=dice))
+        inputs.append(counts_seen(after))
+        game = after
+        rolls += 1
+    return inputs, game, rolls
+
+
+def test_whole_sheshbesh_games_follow_the_engine() -> None:
+    for seed in (1, 2, 3):
+        inputs, end, rolls = whole_game(seed)
+        referee = Referee(clock=lambda: 0.0)
+        events = run(referee, [NewMatch(SETTINGS), *inputs])
+        assert len(list(of_type(events, "play"))) == rolls
+        assert not list(of_type(events, "illegal_play", "board_mismatch"))
+        won = next(of_type(events, "game_won")).data
+        assert end.result is not None
+        assert (won["winner"], won["points"]) == (end.result.winner, end.result.kind)
+
+
+def test_doubles_roll_again() -> None:
+    game = SheshBeshGame.initial(0)
+    referee = Referee(clock=lambda: 0.0)
+    run(referee, [NewMatch(SETTINGS), counts_seen(game), counts_seen(game, dice=(5, 2))])
+    assert referee.game.phase == "rolling" and referee.game.turn == 0
+    after = game.play(Dice(4, 4)).after
+    events = run(
+        referee,
+        [
+            counts_seen(game),
+            counts_seen(game, dice=(4, 4)),
+            counts_seen(after, dice=(4, 4)),
+            counts_seen(after),
+        ],
+    )
+    assert [e.type for e in events] == ["dice_rolled", "play"]
+    assert referee.game.turn == 0  # White rolls again after doubles
+
+
+def test_a_wrong_lay_down_is_illegal_until_put_right() -> None:
+    game = SheshBeshGame.initial(0)
+    referee = Referee(clock=lambda: 0.0)
+    run(referee, [NewMatch(SETTINGS), counts_seen(game), counts_seen(game, dice=(5, 2))])
+    run(referee, [counts_seen(game), counts_seen(game, dice=(6, 1))])
+    wrong = doublets_counts(game)
+    wrong["p5"] = (wrong["p5"][0] + 1, 0)  # laid down on 5 instead of 6
+    wrong["p1"] = (wrong["p1"][0] + 1, 0)
+    events = run(referee, [ObservationSeen(observe(Position.initial(), counts=wrong, cube=None))])
+    assert [e.type for e in events] == ["illegal_play"]
+    assert "6" in events[0].data["reason"] and "p5" in events[0].data["locations"]
+    right = game.play(Dice(6, 1)).after
+    events = run(referee, [counts_seen(right)])
+    assert [e.type for e in events] == ["play"]
+    assert events[0].data["play"] == "6: lay down on 6, 1: lay down on 1"
+
+
+def test_the_lights_show_the_one_outcome_of_the_roll() -> None:
+    game = SheshBeshGame.initial(0)
+    referee = Referee(clock=lambda: 0.0)
+    run(referee, [NewMatch(SETTINGS), counts_seen(game), counts_seen(game, dice=(5, 2))])
+    run(referee, [counts_seen(game)])
+    effects = referee.handle(counts_seen(game, dice=(6, 1)))
+    scene = next(e for e in effects if isinstance(e, ShowLights)).scene
+    assert {name for name, light in scene.lit().items() if light.value == "legal"} == {"p6", "p1"}
+    assert referee.snapshot()["dice"] == [6, 1]
