@@ -15,7 +15,10 @@ from types import ModuleType
 #: subcommand -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "legal": ("controller.commands.legal", "list the legal plays for a position and roll"),
-    "analyse": ("controller.commands.analyse", "judge every cube action and checker play of a match"),
+    "analyse": (
+        "controller.commands.analyse",
+        "judge every cube action and checker play of a match",
+    ),
     "replay": ("controller.commands.replay", "replay a .mat match file and report the results"),
     "export": ("controller.commands.export", "write a recorded match as a .mat file"),
     "set-pin": ("web.pin", "set the admin PIN of the panel"),
