@@ -172,4 +172,3 @@ def final_positions(match: MatchFile) -> list[Position]:
         assert table is not None
         finals.append(Position.from_players(table.white, table.black, 0))
     return finals
-

@@ -1,0 +1,132 @@
+"""The whole table: frames in, a refereed, lit, recorded and published match out.
+
+:class:`Table` wires the pieces that the other packages provide: a frame source and a board reader
+(``vision``), the referee with its event log (:class:`controller.runner.Runner`), the lights, and the
+panel's hub. ``sheshbesh run`` and ``sheshbesh demo`` both drive a :class:`Table`; they differ only in
+where frames come from (a camera, or the synthetic renderer acting out a recorded match).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from controller.events import Event
+from controller.referee import ObservationSeen, Tick
+from controller.runner import Runner
+from sheshbesh.observation import Observation
+
+Image = npt.NDArray[np.uint8]
+log = logging.getLogger("sheshbesh")
+
+
+class BoardReader(Protocol):
+    """Vision as the table sees it: one frame and its time in, an Observation out.
+
+    The observation's ``state`` says whether the board is ``settled`` (trust it), ``moving`` or
+    ``occluded`` (a hand over the board): only settled observations reach the referee.
+    """
+
+    def observe(self, image: Image, time: float) -> Observation: ...
+
+
+def same_reading(a: Observation, b: Observation) -> bool:
+    """Whether two observations show the same board, dice and cube (times and confidences aside)."""
+
+    def cube(o: Observation) -> tuple[int, str] | None:
+        return None if o.cube is None else (o.cube.value, o.cube.place)
+
+    if cube(a) != cube(b):
+        return False
+    if [(d.pips, d.cocked, d.half) for d in a.dice] != [(d.pips, d.cocked, d.half) for d in b.dice]:
+        return False
+    names = set(a.locations) | set(b.locations)
+    return all(
+        (a.count(n, "white"), a.count(n, "black")) == (b.count(n, "white"), b.count(n, "black"))
+        for n in names
+    )
+
+
+@dataclass
+class TableStatus:
+    """What the table knows of its own health, for the panel's status line."""
+
+    frames: int = 0
+    observations: int = 0
+    camera: str = "none"
+    last_error: str = ""
+    latest_frame: Image | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Table:
+    """Frames → settled observations → referee (record first) → lights and panel.
+
+    ``on_event`` is called for every recorded event (the demo prints progress from it).
+    """
+
+    def __init__(
+        self,
+        reader: BoardReader,
+        runner: Runner,
+        on_event: Callable[[Event], None] | None = None,
+    ) -> None:
+        self.reader = reader
+        self.runner = runner
+        self.on_event = on_event
+        self.status = TableStatus()
+        self._last: Observation | None = None
+        self._lock = threading.Lock()
+
+    def frame(self, image: Image, time: float) -> list[Event]:
+        """Process one camera frame taken at ``time`` (seconds); returns the events it recorded."""
+        with self._lock:
+            self.status.frames += 1
+            self.status.latest_frame = image
+            observation = self.reader.observe(image, time)
+            events = list(self.runner.feed(Tick(time)))
+            if observation.state == "settled" and (
+                self._last is None or not same_reading(observation, self._last)
+            ):
+                self._last = observation
+                self.status.observations += 1
+                events += self.runner.feed(ObservationSeen(observation))
+        if self.on_event is not None:
+            for event in events:
+                self.on_event(event)
+        return events
+
+
+def results_of(events: list[Event]) -> dict[str, Any]:
+    """The match's game results and final score, from its recorded events (the demo's last line)."""
+    games: list[dict[str, Any]] = []
+    score = [0, 0]
+    for event in events:
+        if event.type == "game_won":
+            games.append(
+                {
+                    "game": event.data.get("game"),
+                    "winner": event.data.get("winner"),
+                    "points": event.data.get("points"),
+                }
+            )
+            after = event.data.get("score")
+            if isinstance(after, list) and len(after) == 2:
+                score = [int(after[0]), int(after[1])]
+    return {"games": games, "score": score}
+
+
+def summary_of(snapshot: Mapping[str, Any]) -> str:
+    """One progress line for the terminal from the panel snapshot."""
+    match = snapshot.get("match") or {}
+    players = match.get("players") or ["White", "Black"]
+    score = match.get("score") or [0, 0]
+    last = snapshot.get("last_play") or {}
+    play = f" — {players[last['player']]} {last.get('play', '')}" if last else ""
+    return f"game {match.get('game', 0)}: {players[0]} {score[0]}, {players[1]} {score[1]}{play}"

@@ -1,0 +1,309 @@
+#!/usr/bin/env bash
+# Installs sheshbesh on a Raspberry Pi (Raspberry Pi OS Bookworm or later). Safe to run again: it
+# updates the program and the units and keeps the configuration and the recorded matches.
+#
+#   sudo deploy/install.sh              # install or update, enable and (re)start the service
+#   sudo deploy/install.sh --kiosk      # also show the panel full-screen on the attached screen
+#   deploy/install.sh --dry-run         # print what would be done, change nothing
+#   deploy/install.sh --prefix DIR      # lay the files down under DIR instead of / (for tests)
+set -euo pipefail
+
+readonly APP_DIR=/opt/sheshbesh
+readonly CONFIG_DIR=/etc/sheshbesh
+readonly STATE_DIR=/var/lib/sheshbesh
+readonly UNIT_DIR=/etc/systemd/system
+readonly RULES_DIR=/etc/udev/rules.d
+readonly SERVICE_USER=sheshbesh
+readonly KIOSK_USER=sheshbesh-kiosk
+readonly KIOSK_HOME=/var/lib/sheshbesh-kiosk
+
+usage() {
+    cat <<'EOF'
+Usage: sudo deploy/install.sh [OPTIONS]
+
+Installs sheshbesh: the user 'sheshbesh', a virtualenv in /opt/sheshbesh, the config in
+/etc/sheshbesh (kept if present), the systemd units and the udev rule of the LED controller;
+then enables and (re)starts sheshbesh.service.
+
+Options:
+  --kiosk        also install cage and chromium and enable sheshbesh-kiosk.service
+                 (the panel full-screen on tty1; for Raspberry Pi OS Lite)
+  --dry-run      print what would be done and change nothing (needs no root)
+  --prefix DIR   lay the files down under DIR instead of / (a staging root for tests and
+                 images; implies --no-system)
+  --no-system    touch only files: no apt-get, no users, no chown, no systemctl, no udevadm
+  --no-venv      do not create or update the virtualenv (units and config only)
+  --python PATH  interpreter for the virtualenv (default /usr/bin/python3, the one that sees
+                 python3-picamera2 from apt)
+  -h, --help     show this help
+EOF
+}
+
+say() { printf '==> %s\n' "$*"; }
+note() { printf '    %s\n' "$*"; }
+warn() { printf 'install.sh: warning: %s\n' "$*" >&2; }
+die() {
+    printf 'install.sh: error: %s\n' "$*" >&2
+    exit 1
+}
+
+# Runs a command, or with --dry-run prints it in a form that can be pasted into a shell.
+run() {
+    if ((dry_run)); then
+        printf '    would run:'
+        printf ' %q' "$@"
+        printf '\n'
+    else
+        "$@"
+    fi
+}
+
+# The path under the staging root (--prefix), or the path itself.
+dest() { printf '%s%s' "$prefix" "$1"; }
+
+prefix=""
+dry_run=0
+system=1
+venv=1
+kiosk=0
+python=/usr/bin/python3
+
+while (($#)); do
+    case $1 in
+    --kiosk) kiosk=1 ;;
+    --dry-run) dry_run=1 ;;
+    --no-system) system=0 ;;
+    --no-venv) venv=0 ;;
+    --prefix | --python)
+        (($# >= 2)) || die "$1 needs a value (see --help)"
+        if [[ $1 == --prefix ]]; then prefix=$2; else python=$2; fi
+        shift
+        ;;
+    --prefix=*) prefix=${1#--prefix=} ;;
+    --python=*) python=${1#--python=} ;;
+    -h | --help)
+        usage
+        exit 0
+        ;;
+    *)
+        usage >&2
+        die "unknown option '$1'"
+        ;;
+    esac
+    shift
+done
+
+if [[ -n $prefix ]]; then
+    [[ $prefix == /* ]] || prefix=$PWD/$prefix
+    prefix=${prefix%/}
+    if ((system)) && [[ -n $prefix ]]; then
+        note "--prefix lays down files only: no apt-get, users, systemctl or udevadm (--no-system)"
+        system=0
+    fi
+fi
+
+source_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+for needed in pyproject.toml deploy/sheshbesh.toml deploy/sheshbesh.service \
+    deploy/sheshbesh-kiosk.service deploy/99-sheshbesh-leds.rules deploy/kiosk-browser.sh \
+    hardware/pinmap.toml; do
+    [[ -f $source_dir/$needed ]] || die "$source_dir/$needed is missing: run install.sh from a sheshbesh clone"
+done
+
+if ((system)) && ((!dry_run)) && ((EUID != 0)); then
+    die "run as root: sudo $0 (or --dry-run to preview, --no-system to lay down files only)"
+fi
+
+((dry_run)) && say "dry run: nothing will be changed"
+[[ -n $prefix ]] && say "installing under $prefix"
+
+model=""
+if [[ -r /proc/device-tree/model ]]; then
+    model=$(tr -d '\0' </proc/device-tree/model)
+fi
+if [[ $model == Raspberry\ Pi* ]]; then
+    say "found a $model"
+else
+    note "this is not a Raspberry Pi: fine for a trial with fake LEDs and a USB camera"
+fi
+
+# --- system packages ---------------------------------------------------------------------------
+
+# Outputs are captured, not piped into grep -q: with pipefail an early grep exit could fail the test.
+is_installed() {
+    local status
+    status=$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) || return 1
+    [[ $status == *"install ok installed"* ]]
+}
+is_available() {
+    local policy
+    policy=$(apt-cache policy "$1" 2>/dev/null) || return 1
+    [[ $policy == *"Candidate:"* && $policy != *"Candidate: (none)"* ]]
+}
+
+if ((system)); then
+    say "system packages"
+    wanted=(python3-venv)
+    # From Raspberry Pi OS: the Pi camera (libcamera) and the GPIO library, seen through
+    # --system-site-packages. Absent on plain Debian, where a USB camera and pip's lgpio serve.
+    for package in python3-picamera2 python3-lgpio; do
+        if is_available "$package"; then wanted+=("$package"); fi
+    done
+    if ((kiosk)); then
+        wanted+=(cage)
+        if is_installed chromium-browser; then wanted+=(chromium-browser); else wanted+=(chromium); fi
+    fi
+    missing=()
+    for package in "${wanted[@]}"; do
+        is_installed "$package" || missing+=("$package")
+    done
+    if ((${#missing[@]})); then
+        run apt-get update
+        run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+    else
+        note "already installed: ${wanted[*]}"
+    fi
+fi
+
+# --- users --------------------------------------------------------------------------------------
+
+ensure_user() { # NAME HOME GROUP...
+    local name=$1 home=$2 group
+    shift 2
+    if getent passwd "$name" >/dev/null; then
+        note "user $name exists"
+    else
+        run useradd --system --user-group --home-dir "$home" --no-create-home \
+            --shell /usr/sbin/nologin --comment "sheshbesh" "$name"
+    fi
+    for group in "$@"; do
+        if getent group "$group" >/dev/null; then
+            run usermod --append --groups "$group" "$name"
+        else
+            warn "group $group does not exist here; $name is not added to it"
+        fi
+    done
+}
+
+if ((system)); then
+    say "users"
+    # video: cameras; gpio: /dev/gpiochip* on Raspberry Pi OS; dialout: the LED controller's port.
+    ensure_user "$SERVICE_USER" "$STATE_DIR" video gpio dialout
+    if ((kiosk)); then
+        ensure_user "$KIOSK_USER" "$KIOSK_HOME" video render input
+    fi
+fi
+
+# --- the program ---------------------------------------------------------------------------------
+
+venv_dir=$(dest "$APP_DIR")
+if ((venv)); then
+    say "virtualenv $venv_dir"
+    [[ -x $python ]] || die "no Python at $python (apt-get install python3, or pass --python PATH)"
+    "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
+        die "$python is older than Python 3.11, which sheshbesh needs"
+    run "$python" -m venv --system-site-packages "$venv_dir"
+    # Build from a clean copy, so the clone gets no root-owned build/ or *.egg-info folders.
+    if ((dry_run)); then
+        build_dir=/tmp/sheshbesh-build
+    else
+        build_dir=$(mktemp -d)
+        trap 'rm -rf "$build_dir"' EXIT
+    fi
+    run tar -C "$source_dir" --exclude=./.git --exclude=./.venv --exclude=./var \
+        --exclude=./build --exclude=./dist --exclude=./artifacts --exclude='*.egg-info' \
+        --exclude=node_modules --exclude=__pycache__ -cf "$build_dir/source.tar" .
+    run mkdir "$build_dir/source"
+    run tar -C "$build_dir/source" -xf "$build_dir/source.tar"
+    run "$venv_dir/bin/pip" install --disable-pip-version-check --upgrade "$build_dir/source[pi]"
+else
+    note "--no-venv: the virtualenv in $venv_dir is left as it is"
+fi
+
+# --- files ---------------------------------------------------------------------------------------
+
+say "files"
+run install -d -m 0755 "$(dest "$CONFIG_DIR")" "$(dest "$STATE_DIR")" \
+    "$(dest "$STATE_DIR")/hardware" "$(dest "$APP_DIR")/libexec" "$(dest "$UNIT_DIR")" \
+    "$(dest "$RULES_DIR")" "$(dest /usr/local/bin)"
+
+config=$(dest "$CONFIG_DIR")/sheshbesh.toml
+if [[ -e $config ]]; then
+    note "keeping $config"
+else
+    run install -m 0640 "$source_dir/deploy/sheshbesh.toml" "$config"
+fi
+# The example with every key, refreshed on each run, to compare against after an update.
+run install -m 0644 "$source_dir/deploy/sheshbesh.toml" "$config.example"
+
+pinmap=$(dest "$CONFIG_DIR")/pinmap.toml
+if [[ -e $pinmap ]]; then
+    note "keeping $pinmap"
+else
+    run install -m 0644 "$source_dir/hardware/pinmap.toml" "$pinmap"
+fi
+# The config's default pinmap path (hardware/pinmap.toml) is relative to the working directory.
+pinmap_link=$(dest "$STATE_DIR")/hardware/pinmap.toml
+if [[ -e $pinmap_link || -L $pinmap_link ]]; then
+    note "keeping $pinmap_link"
+else
+    run ln -s "$CONFIG_DIR/pinmap.toml" "$pinmap_link"
+fi
+
+run install -m 0644 "$source_dir/deploy/sheshbesh.service" "$(dest "$UNIT_DIR")/sheshbesh.service"
+run install -m 0644 "$source_dir/deploy/sheshbesh-kiosk.service" \
+    "$(dest "$UNIT_DIR")/sheshbesh-kiosk.service"
+run install -m 0644 "$source_dir/deploy/99-sheshbesh-leds.rules" \
+    "$(dest "$RULES_DIR")/99-sheshbesh-leds.rules"
+run install -m 0755 "$source_dir/deploy/kiosk-browser.sh" \
+    "$(dest "$APP_DIR")/libexec/sheshbesh-kiosk-browser"
+run ln -sfn "$APP_DIR/bin/sheshbesh" "$(dest /usr/local/bin)/sheshbesh"
+
+if ((system)); then
+    run chown root:"$SERVICE_USER" "$config"
+    run chown "$SERVICE_USER":"$SERVICE_USER" "$STATE_DIR" "$STATE_DIR/hardware"
+    if ((kiosk)); then
+        run install -d -m 0750 -o "$KIOSK_USER" -g "$KIOSK_USER" "$KIOSK_HOME"
+    fi
+fi
+
+if ((!dry_run)) && [[ -x $venv_dir/bin/python ]]; then
+    # -I: check with the installed program, not with a controller/ folder in the current directory.
+    "$venv_dir/bin/python" -I - "$config" <<'PYTHON' || die "fix $config and run install.sh again"
+import sys
+from controller.config import ConfigError, load_config
+try:
+    load_config(sys.argv[1])
+except ConfigError as error:
+    sys.exit(f"install.sh: error: {error}")
+PYTHON
+    note "$config is valid"
+fi
+
+# --- services ------------------------------------------------------------------------------------
+
+if ((system)); then
+    say "services"
+    run udevadm control --reload-rules
+    run udevadm trigger --action=add --subsystem-match=tty
+    run systemctl daemon-reload
+    services=(sheshbesh.service)
+    ((kiosk)) && services+=(sheshbesh-kiosk.service)
+    run systemctl enable "${services[@]}"
+    if [[ -d /run/systemd/system ]]; then
+        run systemctl restart "${services[@]}"
+    else
+        note "systemd is not running here (a chroot?): the services start at the next boot"
+    fi
+else
+    note "--no-system: skipped apt-get, users, ownership, udevadm and systemctl"
+fi
+
+say "done"
+cat <<EOF
+Next steps:
+  1. Edit $CONFIG_DIR/sheshbesh.toml (camera, [lights] kind/port, [panel] host), then
+     sudo systemctl restart sheshbesh
+  2. Calibrate the camera (see the README): sudo systemctl stop sheshbesh, then
+     cd $STATE_DIR && sudo -u $SERVICE_USER $APP_DIR/bin/sheshbesh calibrate --config $CONFIG_DIR/sheshbesh.toml
+  3. Check it: systemctl status sheshbesh; journalctl -u sheshbesh -f
+EOF
