@@ -1,0 +1,4 @@
+# Copied to the Pico's root; MicroPython runs it at power-up. The package lives in /firmware/.
+from firmware import pico
+
+pico.main()
