@@ -134,8 +134,14 @@ def run(args: argparse.Namespace) -> int:
         return 1
     writer = {"text": report.to_text, "json": report.to_json, "html": report.to_html}[args.format]
     text = writer(analysis, args.costliest)
-    if args.output:
-        Path(args.output).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-    else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    if not text.endswith("\n"):
+        text += "\n"
+    if not args.output:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as error:
+        print(f"sheshbesh analyse: cannot write {args.output}: {error.strerror}", file=sys.stderr)
+        return 1
     return 0

@@ -13,14 +13,17 @@ import argparse
 import sys
 from typing import TextIO
 
-from controller.rules import Dice, Play, Position, RulesError, legal_plays
+from controller.rules import Dice, DiceError, Play, Position, RulesError, Xgid, legal_plays
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "position_id", nargs="?", help="GNU Backgammon Position ID, player on roll's view"
+        "position_id",
+        nargs="?",
+        metavar="POSITION",
+        help="GNU Backgammon Position ID (player on roll's view) or an XGID",
     )
-    parser.add_argument("dice", nargs="?", help="the roll, e.g. 31 or 6-6")
+    parser.add_argument("dice", nargs="?", help="the roll, e.g. 31 or 6-6 (optional with an XGID)")
     parser.add_argument(
         "--batch",
         action="store_true",
@@ -57,11 +60,24 @@ def run_batch(source: TextIO, sink: TextIO) -> int:
     return 0
 
 
-def describe(position_id: str, dice_text: str) -> str:
-    """Human-readable list of the plays, one distinct result per line."""
-    position = Position.from_position_id(position_id)
+def describe(position_text: str, dice_text: str | None) -> str:
+    """Human-readable list of the plays, one distinct result per line.
+
+    ``position_text`` is a Position ID or an XGID; with an XGID that shows dice, ``dice_text`` may
+    be None. Raises :class:`RulesError` for bad input.
+    """
+    if position_text.upper().startswith("XGID="):
+        xgid = Xgid.from_xgid(position_text)
+        position = xgid.position
+        if dice_text is None and xgid.match.dice != (0, 0):
+            dice_text = f"{xgid.match.dice[0]}{xgid.match.dice[1]}"
+    else:
+        position = Position.from_position_id(position_text)
+    if dice_text is None:
+        raise DiceError(f"no dice given and none in {position_text!r}: add the roll, e.g. 31")
     dice = Dice.from_text(dice_text)
     plays = legal_plays(position, dice)
+    position_id = position.to_position_id()
     lines = [f"{position_id} to roll {dice.first}-{dice.second}: {len(plays)} distinct results"]
     if not plays.can_move:
         lines.append("  no legal move: the turn passes")
@@ -83,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             print("error: --batch reads positions from stdin; give no POSITION_ID", file=sys.stderr)
             return 2
         return run_batch(sys.stdin, sys.stdout)
-    if args.position_id is None or args.dice is None:
+    if args.position_id is None:
         print(
             "error: give POSITION_ID and DICE (e.g. 4HPwATDgc/ABMA 31), or --batch", file=sys.stderr
         )

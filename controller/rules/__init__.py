@@ -1,6 +1,18 @@
 """The rules engine: positions, dice, plays, legal-play generation, match and cube, variants.
 
-Standard library only (a test proves it). Sides count from their own 1-point as in GNU Backgammon.
+Standard library only (a test proves it). Sides count from their own 1-point as in GNU Backgammon;
+``Position.mover`` is the side on roll and ``Position.turn`` says which player (0 White, 1 Black)
+that is. Where things live:
+
+* :mod:`~controller.rules.position` -- ``Position``, ``Dice``, ``Step``, ``Play``, Position ID.
+* :mod:`~controller.rules.movegen` -- ``legal_plays`` (a mapping result -> plays) and
+  ``partial_positions`` (every board on the way through a legal play).
+* :mod:`~controller.rules.notation` -- ``24/18 13/10*`` both ways (``Play.from_notation``).
+* :mod:`~controller.rules.explain` -- ``explain_illegal``: why a result is not legal, in words.
+* :mod:`~controller.rules.ids` -- Match ID (``MatchInfo``) and XGID (``Xgid``).
+* :mod:`~controller.rules.match` -- ``MatchState``, cube verdicts, scoring, Crawford, money.
+* :mod:`~controller.rules.game` -- roll-off, ``game_result``, resignations, ``Game`` turn by turn.
+* :mod:`~controller.rules.sheshbesh` -- the Arabic Shesh Besh variant and historical options.
 
 >>> from controller.rules import Position, legal_plays
 >>> plays = legal_plays(Position.initial(), '31')
@@ -22,6 +34,7 @@ from controller.rules.errors import (
 )
 from controller.rules.explain import Explanation, explain_illegal
 from controller.rules.game import (
+    Game,
     GameResult,
     Resignation,
     game_result,
@@ -31,6 +44,7 @@ from controller.rules.game import (
 )
 from controller.rules.ids import MatchInfo, Xgid
 from controller.rules.match import (
+    KIND_NAMES,
     MatchState,
     MoneySession,
     Verdict,
@@ -65,11 +79,13 @@ from controller.rules.sheshbesh import SheshBeshAction, SheshBeshGame, SheshBesh
 __all__ = [
     "BAR_POINT",
     "CHECKERS",
+    "KIND_NAMES",
     "OFF_POINT",
     "CubeActionError",
     "Dice",
     "DiceError",
     "Explanation",
+    "Game",
     "GameResult",
     "GameStateError",
     "IllegalPlayError",

@@ -6,12 +6,14 @@ holds the rules at the edges of a game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from controller.rules.errors import GameStateError
+from controller.rules.errors import GameStateError, IllegalPlayError
+from controller.rules.explain import explain_illegal
 from controller.rules.match import KIND_NAMES, MatchState, finish_game, game_points
-from controller.rules.position import CHECKERS, PLAYER_NAMES, Dice, Position
+from controller.rules.movegen import legal_plays
+from controller.rules.position import CHECKERS, PLAYER_NAMES, Dice, Play, Position
 
 
 class GameResult(NamedTuple):
@@ -111,3 +113,97 @@ def score_game(state: MatchState, position: Position) -> tuple[MatchState, GameR
         raise GameStateError(f"the game in {position!r} is not over: nobody has borne off all 15")
     points = game_points(state, result.kind)
     return finish_game(state, result.winner, points), result, points
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One backgammon game turn by turn: the position (player on roll's view) and the dice rolled.
+
+    Each method returns the next state; the cube lives in :class:`MatchState`.
+    Raises :class:`GameStateError` for an action out of turn, :class:`IllegalPlayError` for a play
+    the rules forbid.
+
+    >>> game = Game.start(3, 1)  # White rolled the higher die and plays 3-1
+    >>> game = game.play(Play.from_notation('8/5 6/5', game.position, game.dice))
+    >>> game.player_on_roll, game.dice is None
+    (1, True)
+    """
+
+    position: Position
+    dice: Dice | None = None
+    resignation: Resignation | None = None
+    turns: int = 0
+
+    @classmethod
+    def start(cls, white_die: int, black_die: int) -> Game | None:
+        """The opening: the higher die starts and plays both numbers; None on a tie (roll again)."""
+        opening = opening_roll(white_die, black_die)
+        if opening is None:
+            return None
+        first, dice = opening
+        return cls(Position.initial(turn=first), dice)
+
+    @property
+    def player_on_roll(self) -> int:
+        return self.position.turn
+
+    @property
+    def result(self) -> GameResult | None:
+        """Set once a side has borne off all 15."""
+        return game_result(self.position)
+
+    def _require_going_on(self, action: str) -> None:
+        if self.result is not None:
+            raise GameStateError(f"cannot {action}: the game is over")
+        if self.resignation is not None:
+            raise GameStateError(
+                f"cannot {action}: {self.resignation.describe()}, awaiting an answer"
+            )
+
+    def roll(self, dice: Dice | tuple[int, int] | str) -> Game:
+        """The player on roll rolls."""
+        self._require_going_on("roll")
+        if self.dice is not None:
+            raise GameStateError(
+                f"cannot roll: {self.dice.first}-{self.dice.second} is still to play"
+            )
+        return replace(self, dice=Dice.coerce(dice))
+
+    def play(self, play: Play) -> Game:
+        """Make ``play`` with the dice rolled; the turn passes unless the game is over."""
+        self._require_going_on("play")
+        if self.dice is None:
+            raise GameStateError("cannot play: no dice rolled")
+        legal = legal_plays(self.position, self.dice)
+        reached = legal.find(play)
+        if reached is None:
+            context = (
+                f"{str(play)!r} with dice {self.dice.first}-{self.dice.second} "
+                f"in position {self.position.to_position_id()}"
+            )
+            try:
+                attempted = self.position.apply(play)
+            except IllegalPlayError as error:
+                raise IllegalPlayError(f"{context} cannot be made: {error}") from None
+            reason = explain_illegal(self.position, self.dice, attempted).text
+            raise IllegalPlayError(f"{context} is not legal: {reason}")
+        if game_result(reached) is not None:
+            return replace(self, position=reached, dice=None, turns=self.turns + 1)
+        return Game(reached.swap(), None, None, self.turns + 1)
+
+    def offer_resignation(self, player: int, kind: int) -> Game:
+        """``player`` offers to resign a single (1), gammon (2) or backgammon (3)."""
+        self._require_going_on("resign")
+        return replace(self, resignation=Resignation(player, kind))
+
+    def refuse_resignation(self) -> Game:
+        """The opponent refuses: the game goes on as before."""
+        if self.resignation is None:
+            raise GameStateError("there is no resignation to refuse")
+        return replace(self, resignation=None)
+
+    def accept_resignation(self) -> GameResult:
+        """The opponent accepts: the game ends with the resigned kind."""
+        if self.resignation is None:
+            raise GameStateError("there is no resignation to accept")
+        return GameResult(1 - self.resignation.player, self.resignation.kind)

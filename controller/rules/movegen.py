@@ -1,14 +1,20 @@
 """Legal-play generation: every distinct position a roll can reach, and the plays that reach it.
 
 The search follows GNU Backgammon's: each order of the two dice (one order for a double), at each
-depth every checker that can move that number; a double moves sources in non-increasing order so
-permutations of the same steps are tried once. Leaves keep only the plays that use the most dice and,
-among those, the most pips of dice, which is the "use both dice, else the higher one" rule.
+depth every checker that can move that number. Leaves keep only the plays that use the most dice
+and, among those, the most pips of dice, which is the "use both dice, else the higher one" rule.
+
+What keeps it fast in pure Python: sides are bytes while searching (cheap to copy, hash cached), the
+blocked points are computed once (a hit never opens or closes one), a double moves sources in
+non-increasing order and never searches the same intermediate state twice, and the second order
+of two different dice only tries the checker just moved (two different checkers commute unless the
+bar or bearing off is involved, and then the full search runs). Plays are built only on demand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import compress
 from typing import Final
 
 from controller.rules.errors import RulesError
@@ -22,6 +28,8 @@ Key = tuple[Side, Side]
 RawKey = tuple[bytes, bytes]
 
 _BAR: Final = 24
+#: Maps an opposing count to 1 when the point is open to us (0 or 1 checker), else 0.
+_OPEN_TABLE: Final = bytes([1, 1] + [0] * 254)
 #: Source indices from ``i`` down to 0, for each ``i``; and every point, highest first.
 DESCENDING: Final = tuple(tuple(range(start, -1, -1)) for start in range(24))
 EVERY_POINT: Final = DESCENDING[23]
@@ -49,7 +57,7 @@ def generate(
     path: list[RawStep] = []
     them = bytes(opponent)
     # A hit turns a blot into an empty point: the blocked points stay the same all turn.
-    open_point = [opponent[23 - index] < 2 for index in range(24)]
+    open_point = them[23::-1].translate(_OPEN_TABLE)  # index: my point - 1; truthy when open
     searched: set[tuple[bytes, bytes, int, int]] = set()
 
     def record(depth: int, pips: int) -> None:
@@ -150,8 +158,29 @@ def generate(
                         record(next_depth, next_pips)
             elif second_order and now_outside and destination >= 0:
                 # Two different checkers commute here (no bar, no bearing off): the first order
-                # already played them. Only the checker just moved can add something new.
-                if not search(next_depth, (destination,), now_outside, next_pips):
+                # already played them. Only the checker just moved can add something new, so
+                # that one step is played here rather than by a further call.
+                second_die = moves[next_depth]
+                chained = destination - second_die
+                if chained >= 0 and open_point[chained]:
+                    landed_on = them
+                    chained_hit = landed_on[23 - chained] == 1
+                    if chained_hit:
+                        hit_side = bytearray(landed_on)
+                        hit_side[23 - chained] = 0
+                        hit_side[_BAR] += 1
+                        them = bytes(hit_side)
+                    me[destination] -= 1
+                    me[chained] += 1
+                    if keep_paths:
+                        path.append((destination + 1, chained + 1, chained_hit))
+                    record(next_depth + 1, next_pips + second_die)
+                    if keep_paths:
+                        path.pop()
+                    me[chained] -= 1
+                    me[destination] += 1
+                    them = landed_on
+                else:
                     record(next_depth, next_pips)
             else:
                 # The second number may move any checker, including the one just moved.
@@ -169,7 +198,7 @@ def generate(
         return used
 
     outside = sum(mover[6:])
-    occupied = tuple(index for index in range(23, -1, -1) if mover[index])
+    occupied = list(compress(EVERY_POINT, me[23::-1]))  # points holding a checker, highest first
     second_order = False
     if not search(0, occupied, outside, 0):
         record(0, 0)

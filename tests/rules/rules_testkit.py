@@ -27,98 +27,74 @@ def random_game_positions(seed: int, games: int, max_plies: int = 400) -> Iterat
             position = after.swap()
 
 
-def _scatter(
-    rng: random.Random, count: int, slots: list[int], side: list[int], blocked: set[int]
+def _place(
+    rng: random.Random, side: list[int], count: int, slots: list[int], other: list[int]
 ) -> None:
+    """Put up to ``count`` checkers on ``slots`` (indices of ``side``) the other side does not hold."""
     for _ in range(count):
-        choices = [i for i in slots if i not in blocked]
-        side[rng.choice(choices)] += 1
+        free = [i for i in slots if i == 24 or not other[23 - i]]
+        if not free or sum(side) >= 15:
+            return
+        side[rng.choice(free)] += 1
 
 
 def hard_positions(seed: int, per_family: int) -> Iterator[tuple[str, Position]]:
-    """Constructed families that stress the rules: (family name, position)."""
+    """Constructed families that stress the rules: (family name, position).
+
+    Bar against a closed or nearly closed board, both sides on the bar, primes with checkers
+    trapped behind them, bearing off with contact, bear-off races with gaps, and scattered walls
+    where only one number or none can be played.
+    """
     rng = random.Random(seed)
+    everywhere = list(range(24))
     for _ in range(per_family):
-        # Bar against a closed or nearly closed board.
-        me = [0] * 25
-        them = [0] * 25
-        open_points = rng.sample(range(6), rng.choice([0, 0, 1, 2]))
-        for i in range(6):
-            if i not in open_points:
-                them[i] = 2
-        rest_them = 15 - sum(them)
-        _scatter(rng, rest_them, list(range(6, 24)), them, set())
+        me, them = [0] * 25, [0] * 25
+        for index in range(6):
+            them[index] = 2
+        for index in rng.sample(range(6), rng.choice([0, 0, 1, 2])):
+            them[index] = 0
+        _place(rng, them, 15 - sum(them), list(range(6, 24)), me)
         me[24] = rng.randint(1, 3)
-        taken = {23 - i for i in range(24) if them[i]}
-        _scatter(rng, 15 - me[24], list(range(24)), me, taken)
+        _place(rng, me, 15 - me[24], everywhere, them)
         yield "bar against a closed board", Position(me, them)
 
-        # Both sides on the bar.
-        me = [0] * 25
-        them = [0] * 25
-        me[24] = rng.randint(1, 2)
-        them[24] = rng.randint(1, 2)
-        _scatter(rng, 15 - them[24], list(range(24)), them, set())
-        taken = {23 - i for i in range(24) if them[i]}
-        _scatter(rng, 15 - me[24], list(range(24)), me, taken)
+        me, them = [0] * 25, [0] * 25
+        me[24], them[24] = rng.randint(1, 2), rng.randint(1, 2)
+        _place(rng, them, 15 - them[24], everywhere, me)
+        _place(rng, me, 15 - me[24], everywhere, them)
         yield "both sides on the bar", Position(me, them)
 
-        # A prime in front of trapped checkers.
-        me = [0] * 25
-        them = [0] * 25
+        me, them = [0] * 25, [0] * 25
         length = rng.randint(4, 6)
-        start = rng.randint(1, 24 - length - 1)
-        for i in range(start, start + length):
-            them[i] = 2
-        _scatter(rng, 15 - 2 * length, list(range(24)), them, set())
-        behind = [23 - i for i in range(start)]  # our points behind their prime
-        taken = {23 - i for i in range(24) if them[i]}
-        _scatter(rng, rng.randint(1, 3), behind, me, taken)
-        _scatter(rng, 15 - sum(me), list(range(24)), me, taken)
+        start = rng.randint(1, 23 - length)
+        for index in range(start, start + length):
+            them[index] = 2
+        behind = [23 - index for index in range(start)]  # our points behind their prime
+        _place(rng, me, rng.randint(1, 3), behind, them)
+        _place(rng, them, 15 - sum(them), everywhere, me)
+        _place(rng, me, 15 - sum(me), everywhere, them)
         yield "prime", Position(me, them)
 
-        # Bearing off with contact: our checkers home (some maybe off), theirs on the bar or in our home.
-        me = [0] * 25
-        them = [0] * 25
+        me, them = [0] * 25, [0] * 25
         them[24] = rng.randint(0, 1)
-        _scatter(rng, rng.randint(1, 3), list(range(18, 24)), them, set())
-        _scatter(rng, 15 - sum(them), list(range(24)), them, set())
-        taken = {23 - i for i in range(24) if them[i]}
-        home = [i for i in range(6) if i not in taken] or [0]
-        if 0 in taken:
-            them[23] -= them[23]
-            them[24] += 0
-        _scatter(rng, rng.randint(3, 15), home, me, {23 - i for i in range(24) if them[i]})
-        if rng.random() < 0.3:  # one straggler still outside
-            outside = [i for i in range(6, 12) if them[23 - i] == 0]
-            if outside:
-                me[rng.choice(outside)] += 1
-        yield "bear-off with contact", Position(me, _fix(them, 15))
+        _place(rng, them, rng.randint(1, 3), list(range(18, 24)), me)  # in our home board
+        _place(rng, me, rng.randint(3, 15), list(range(6)), them)
+        if rng.random() < 0.3:
+            _place(rng, me, 1, list(range(6, 12)), them)  # a straggler still outside
+        _place(rng, them, 15 - sum(them), everywhere, me)
+        yield "bear-off with contact", Position(me, them)
 
-        # Races in the bear-off: exact and larger numbers, gaps between points.
-        me = [0] * 25
-        them = [0] * 25
-        _scatter(rng, rng.randint(1, 15), rng.sample(range(6), rng.randint(1, 4)), me, set())
-        _scatter(rng, rng.randint(1, 15), list(range(0, 6)), them, set())
+        me, them = [0] * 25, [0] * 25
+        _place(rng, me, rng.randint(1, 15), rng.sample(range(6), rng.randint(1, 4)), them)
+        _place(rng, them, rng.randint(1, 15), list(range(6)), me)
         yield "bear-off race", Position(me, them)
 
-        # Few playable numbers: scattered walls so one die or neither can be played.
-        me = [0] * 25
-        them = [0] * 25
-        walls = rng.sample(range(24), rng.randint(5, 7))
-        for i in walls:
-            them[i] = 2
-        _scatter(rng, 15 - sum(them), list(range(24)), them, set())
-        taken = {23 - i for i in range(24) if them[i]}
-        _scatter(rng, rng.randint(1, 4), list(range(6, 24)), me, taken)
+        me, them = [0] * 25, [0] * 25
+        for index in rng.sample(range(24), rng.randint(5, 7)):
+            them[index] = 2
+        _place(rng, them, 15 - sum(them), everywhere, me)
+        _place(rng, me, rng.randint(1, 4), list(range(6, 24)), them)
         yield "partial plays", Position(me, them)
-
-
-def _fix(side: list[int], limit: int) -> list[int]:
-    while sum(side) > limit:
-        index = max(range(25), key=lambda i: side[i])
-        side[index] -= 1
-    return side
 
 
 @st.composite

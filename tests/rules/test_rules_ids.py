@@ -228,7 +228,9 @@ def test_match_state_gives_gnubg_match_ids() -> None:
 
     owned = MatchState(length=7, score=(2, 4), cube_value=2, cube_owner=1, jacoby=False)
     assert owned.to_match_info(0, (3, 1)).to_match_id() == "EYHlACAAIAAE"
-    crawford = MatchState(length=5, score=(4, 2), is_crawford_game=True, crawford_done=True, jacoby=False)
+    crawford = MatchState(
+        length=5, score=(4, 2), is_crawford_game=True, crawford_done=True, jacoby=False
+    )
     assert crawford.to_match_info(0, (4, 2)).to_match_id() == "sAGqAEAAEAAE"
     assert MatchState.new_money().to_match_info(0, (2, 1)).to_match_id() == "MAEFAAAAAAAA"
     offered = MatchState(length=7, score=(1, 1), offered_by=1, jacoby=False).to_match_info(1)

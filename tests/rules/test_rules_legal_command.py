@@ -66,3 +66,9 @@ def test_console_command_end_to_end() -> None:
 def test_describe_a_position_with_no_move() -> None:
     text = describe(CLOSED.to_position_id(), "64")
     assert "no legal move" in text
+
+
+def test_describe_reads_an_xgid_with_its_dice() -> None:
+    text = describe("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", None)
+    assert text.startswith("4HPwATDgc/ABMA to roll 5-2: 8 distinct results")
+    assert "  13/11 13/8  " in text

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
 
 from controller.rules import (
     CubeActionError,
+    Dice,
+    Game,
     GameStateError,
+    IllegalPlayError,
     MatchState,
     MoneySession,
+    Play,
     Position,
     Resignation,
+    Step,
     beaver,
     dead_cube_warning,
     finish_game,
@@ -23,6 +29,7 @@ from controller.rules import (
     judge_pass,
     judge_redouble,
     judge_take,
+    legal_plays,
     match_winner,
     offer_double,
     opening_roll,
@@ -272,3 +279,41 @@ def test_resignations() -> None:
     assert Resignation(0, 3).points(replace(MATCH7, cube_value=4, cube_owner=1)) == 12
     with pytest.raises(GameStateError):
         Resignation(0, 4)
+
+
+def test_a_whole_game_turn_by_turn_to_a_result() -> None:
+    assert Game.start(4, 4) is None  # a tie: both roll again
+    game = Game.start(2, 5)
+    assert game is not None and game.player_on_roll == 1 and game.dice == Dice(5, 2)
+    with pytest.raises(GameStateError, match="still to play"):
+        game.roll("11")
+    with pytest.raises(IllegalPlayError, match="both dice could be played"):
+        game.play(Play((Step(13, 8),)))
+    with pytest.raises(IllegalPlayError, match="no checker was moved"):
+        game.play(Play(()))
+    with pytest.raises(IllegalPlayError, match="cannot be made: 13/12: point 12 is blocked"):
+        game.play(Play((Step(13, 12), Step(13, 8))))
+    rng = random.Random(9)
+    while game.result is None:
+        if game.dice is None:
+            game = game.roll(Dice(rng.randint(1, 6), rng.randint(1, 6)))
+        plays = legal_plays(game.position, game.dice)
+        chosen = sorted(plays)[rng.randrange(len(plays))]
+        game = game.play(plays[chosen][0])
+        assert game.turns < 1000
+    result = game.result
+    assert result is not None and game.position.off(result.winner) == 15
+    with pytest.raises(GameStateError, match="game is over"):
+        game.roll("31")
+
+
+def test_game_resignation_offered_refused_then_accepted() -> None:
+    game = Game.start(6, 1)
+    assert game is not None
+    offered = game.offer_resignation(1, 2)
+    with pytest.raises(GameStateError, match="Black resigns a gammon, awaiting an answer"):
+        offered.roll("31")
+    assert offered.refuse_resignation() == game
+    assert offered.accept_resignation() == (0, 2)
+    with pytest.raises(GameStateError, match="no resignation"):
+        game.accept_resignation()

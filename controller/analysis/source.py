@@ -1,0 +1,307 @@
+"""Where turns come from: a ``.mat`` match file, or the record's events.
+
+Both walk the games through the rules engine, so a play the rules do not allow is an error that
+names the game, the line or event, and the play.
+
+>>> text = " 1 point match\\n\\n Game 1\\n A : 0   B : 0\\n  1) 31: 8/5 6/5   42: 8/4 6/4\\n"
+>>> match = turns_from_mat_text(text)
+>>> [(turn.player, turn.played_notation, turn.may_double) for turn in match.turns]
+[(0, '8/5 6/5', False), (1, '8/4 6/4', True)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from controller.analysis.board import Sides
+from controller.analysis.context import MatchContext, crawford_flags
+from controller.analysis.engine import Response
+from controller.analysis.errors import AnalysisInputError
+from controller.analysis.match import Turn
+from controller.events import Event
+from controller.matfile import MatchFile, read_mat
+from controller.rules.errors import RulesError
+from controller.rules.position import Play, Position
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSource:
+    """The turns of a match with what a report needs to name it."""
+
+    players: tuple[str, str]
+    length: int
+    turns: tuple[Turn, ...]
+    name: str = ""
+
+
+def _sides(position: Position) -> Sides:
+    return (position.opponent, position.mover)
+
+
+@dataclass(slots=True)
+class _PendingDouble:
+    player: int
+    context: MatchContext
+    position: Position
+    may_double: bool
+    position_id: str
+    response: Response | None = None
+
+
+class _GameWalk:
+    """The state of one game while its actions are read: checkers, cube, turn numbers."""
+
+    def __init__(self, game: int, context: MatchContext, turns: list[Turn]) -> None:
+        self.game = game
+        self.context = context
+        self.sides_by_player: tuple[tuple[int, ...], tuple[int, ...]] = (
+            Position.initial().by_player()
+        )
+        self.turns = turns
+        self.move = 0
+        self.pending: _PendingDouble | None = None
+
+    def position(self, player: int) -> Position:
+        return Position.from_players(self.sides_by_player[0], self.sides_by_player[1], player)
+
+    def double(self, player: int, where: str) -> None:
+        if self.pending is not None:
+            raise AnalysisInputError(f"{where}: a double while another double waits for an answer")
+        position = self.position(player)
+        self.pending = _PendingDouble(
+            player, self.context, position, self.move > 0, position.to_position_id()
+        )
+
+    def answer(self, player: int, response: Response, where: str) -> None:
+        pending = self.pending
+        if pending is None or pending.player == player:
+            raise AnalysisInputError(f"{where}: {response} without a double from the opponent")
+        pending.response = response
+        if response == "take":
+            self.context = self.context.after_take(player)
+        elif response == "beaver":
+            self.context = self.context.after_take(player).after_take(player)
+        else:
+            self.move += 1
+            self.turns.append(self._turn(pending, None, None, ""))
+            self.pending = None
+
+    def _turn(
+        self,
+        pending: _PendingDouble,
+        dice: tuple[int, int] | None,
+        played: Position | None,
+        notation: str,
+    ) -> Turn:
+        return Turn(
+            game=self.game,
+            move=self.move,
+            player=pending.player,
+            sides=_sides(pending.position),
+            context=pending.context,
+            may_double=pending.may_double,
+            doubled=True,
+            response=pending.response,
+            dice=dice,
+            played=None if played is None else _sides(played),
+            played_notation=notation,
+            position_id=pending.position_id,
+        )
+
+    def play(self, player: int, dice: tuple[int, int], notation: str, where: str) -> None:
+        position = self.position(player)
+        try:
+            parsed = Play.from_notation(notation, position, dice)
+            result = position.apply(parsed)
+        except RulesError as error:
+            raise AnalysisInputError(
+                f"{where}: {dice[0]}{dice[1]}: {notation or '(no move)'!s}: {error}"
+            ) from error
+        self.move += 1
+        pending = self.pending
+        if pending is not None:
+            if pending.player != player or pending.response is None:
+                raise AnalysisInputError(f"{where}: a roll while a double waits for an answer")
+            self.turns.append(self._turn(pending, dice, result, str(parsed)))
+            self.pending = None
+        else:
+            self.turns.append(
+                Turn(
+                    game=self.game,
+                    move=self.move,
+                    player=player,
+                    sides=_sides(position),
+                    context=self.context,
+                    may_double=self.move > 1,
+                    dice=dice,
+                    played=_sides(result),
+                    played_notation=str(parsed),
+                    position_id=position.to_position_id(),
+                )
+            )
+        self.sides_by_player = result.by_player()
+
+
+def turns_from_mat(
+    match: MatchFile, name: str = "", jacoby: bool = True, beavers: bool = False
+) -> TurnSource:
+    """Every turn of a parsed match file. ``jacoby``/``beavers`` apply to money sessions only.
+
+    Raises :class:`AnalysisInputError` naming the game and line of a play the rules refuse.
+    """
+    money = match.length == 0
+    flags = crawford_flags(match.length, [game.score for game in match.games])
+    turns: list[Turn] = []
+    for game, crawford in zip(match.games, flags, strict=True):
+        context = MatchContext(
+            length=match.length,
+            score=(0, 0) if money else game.score,
+            crawford_game=crawford,
+            jacoby=money and jacoby,
+            beavers=money and beavers,
+        )
+        walk = _GameWalk(game.number, context, turns)
+        for action in game.actions:
+            where = f"{name or 'match'} game {game.number}, line {action.line}"
+            if action.kind == "play":
+                assert action.dice is not None
+                walk.play(action.player, action.dice, action.play, where)
+            elif action.kind == "double":
+                walk.double(action.player, where)
+            elif action.kind in ("take", "pass", "beaver"):
+                response: Response = action.kind  # type: ignore[assignment]
+                walk.answer(action.player, response, where)
+    return TurnSource(match.players, match.length, tuple(turns), name)
+
+
+def turns_from_mat_text(
+    text: str, name: str = "", jacoby: bool = True, beavers: bool = False
+) -> TurnSource:
+    """:func:`turns_from_mat` on the text of a ``.mat`` file (``MatFileError`` if unreadable)."""
+    return turns_from_mat(read_mat(text), name, jacoby, beavers)
+
+
+def turns_from_events(events: Sequence[Event], name: str = "") -> TurnSource:
+    """Every turn of one match from the record's events (in sequence order).
+
+    Positions are taken from each ``play`` event's Position IDs; an ``undo`` withdraws the turns
+    recorded after the event it returns to. Raises :class:`AnalysisInputError` for an event stream
+    that does not hold together (a play before any game, a bad Position ID).
+    """
+    players: tuple[str, str] = ("White", "Black")
+    length = 0
+    rules: dict[str, Any] = {}
+    recorded: list[tuple[int, Turn]] = []
+    context: MatchContext | None = None
+    game = 0
+    move = 0
+    pending: dict[str, Any] | None = None
+    last: Position | None = None
+    for event in events:
+        data = event.data
+        where = f"{name or 'record'} event {event.sequence} ({event.type})"
+        try:
+            if event.type == "match_started":
+                players = (str(data["players"][0]), str(data["players"][1]))
+                length = int(data.get("length", 0))
+                rules = data
+            elif event.type == "game_started":
+                game = int(data["game"])
+                move = 0
+                pending = None
+                last = None
+                score = data.get("score", [0, 0])
+                context = MatchContext(
+                    length=length,
+                    score=(0, 0) if length == 0 else (int(score[0]), int(score[1])),
+                    crawford_game=bool(data.get("crawford_game", False)) and length > 0,
+                    jacoby=length == 0 and bool(rules.get("jacoby", True)),
+                    beavers=length == 0 and bool(rules.get("beavers", False)),
+                )
+            elif event.type == "cube_offered":
+                if context is None:
+                    raise AnalysisInputError(f"{where}: a double before any game started")
+                doubler = int(data["player"])
+                if last is None:
+                    raise AnalysisInputError(f"{where}: a double before the first play of the game")
+                at = last.swap() if last.turn != doubler else last
+                pending = {"player": doubler, "context": context, "position": at}
+            elif event.type in ("cube_taken", "cube_beavered", "cube_passed"):
+                if context is None or pending is None:
+                    raise AnalysisInputError(f"{where}: an answer without a double")
+                taker = int(data["player"])
+                response: Response = {
+                    "cube_taken": "take",
+                    "cube_beavered": "beaver",
+                    "cube_passed": "pass",
+                }[event.type]  # type: ignore[assignment]
+                pending["response"] = response
+                if response == "take":
+                    context = context.after_take(taker)
+                elif response == "beaver":
+                    context = context.after_take(taker).after_take(taker)
+                else:
+                    move += 1
+                    at = pending["position"]
+                    recorded.append(
+                        (
+                            event.sequence,
+                            Turn(
+                                game=game,
+                                move=move,
+                                player=pending["player"],
+                                sides=_sides(at),
+                                context=pending["context"],
+                                doubled=True,
+                                response="pass",
+                                position_id=at.to_position_id(),
+                            ),
+                        )
+                    )
+                    pending = None
+            elif event.type == "play":
+                if context is None:
+                    raise AnalysisInputError(f"{where}: a play before any game started")
+                player = int(data["player"])
+                dice = (int(data["dice"][0]), int(data["dice"][1]))
+                before = Position.from_position_id(str(data["position_id"]), player)
+                after = Position.from_position_id(str(data["result_id"]), player)
+                move += 1
+                turn_context = context if pending is None else pending["context"]
+                recorded.append(
+                    (
+                        event.sequence,
+                        Turn(
+                            game=game,
+                            move=move,
+                            player=player,
+                            sides=_sides(before),
+                            context=turn_context,
+                            may_double=move > 1,
+                            doubled=pending is not None,
+                            response=None if pending is None else pending.get("response"),
+                            dice=dice,
+                            played=_sides(after),
+                            played_notation=str(data.get("play", "")),
+                            position_id=str(data["position_id"]),
+                        ),
+                    )
+                )
+                pending = None
+                last = after
+            elif event.type == "undo":
+                back_to = int(data["to_sequence"])
+                recorded = [(sequence, turn) for sequence, turn in recorded if sequence <= back_to]
+                pending = None
+                last = None
+                if recorded and recorded[-1][1].game == game and recorded[-1][1].played:
+                    kept = recorded[-1][1]
+                    assert kept.played is not None
+                    last = Position(kept.played[1], kept.played[0], kept.player)
+        except (KeyError, IndexError, TypeError, ValueError) as error:
+            if isinstance(error, AnalysisInputError):
+                raise
+            raise AnalysisInputError(f"{where}: {error!s}") from error
+    return TurnSource(players, length, tuple(turn for _, turn in recorded), name)
