@@ -15,12 +15,15 @@ from types import ModuleType
 #: subcommand -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "legal": ("controller.commands.legal", "list the legal plays for a position and roll"),
+    "read": ("controller.commands.read", "read a board (or dice) in an image, print JSON"),
+    "calibrate": ("controller.commands.calibrate", "locate the board and learn its colours"),
     "analyse": (
         "controller.commands.analyse",
         "judge every cube action and checker play of a match",
     ),
     "replay": ("controller.commands.replay", "replay a .mat match file and report the results"),
     "export": ("controller.commands.export", "write a recorded match as a .mat file"),
+    "demo": ("controller.commands.demo", "play a recorded match through the whole pipeline"),
     "set-pin": ("web.pin", "set the admin PIN of the panel"),
 }
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from controller.matfile import GameRecord, MatchFile
-from controller.rules import Dice, Play, Position
+from controller.rules import Dice, Play, Position, game_result
 from sheshbesh.errors import SheshbeshError
 
 Half = Literal["left", "right"]
@@ -60,6 +60,9 @@ class Shot:
     hand: bool
     caption: str
     game: int
+    #: a resignation offered from the panel and accepted at the end of this shot:
+    #: (the resigning player, 1 single / 2 gammon / 3 backgammon)
+    resign: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +163,14 @@ def _direct_game(game: GameRecord, players: tuple[str, str], pace: Timing) -> It
             raise DirectorError(
                 f"line {action.line}: a {action.kind!r} cannot be acted out on the board"
             )
+    ended = bool(game.actions) and game.actions[-1].kind == "pass"
+    if game.winner is not None and not ended and game_result(position) is None:
+        # The format has no word for a resignation: the game just ends with "Wins N points".
+        loser = 1 - game.winner
+        level = max(1, min(3, game.points // cube))
+        words = ("", "a single game", "a gammon", "a backgammon")[level]
+        caption = f"game {number}: {players[loser]} resigns {words}"
+        yield Shot(table, pace.still, False, caption, number, resign=(loser, level))
 
 
 def final_positions(match: MatchFile) -> list[Position]:
@@ -172,3 +183,7 @@ def final_positions(match: MatchFile) -> list[Position]:
         assert table is not None
         finals.append(Position.from_players(table.white, table.black, 0))
     return finals
+
+
+#: full speed: each moment lasts just long enough for vision to see the board settle
+FAST_TIMING = Timing(hand=0.2, still=0.6, setup=0.6)

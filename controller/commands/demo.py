@@ -1,0 +1,170 @@
+"""``sheshbesh demo``: a recorded match acted out as camera frames through the whole pipeline.
+
+The synthetic renderer draws each moment of the match (hands reaching in, dice rolled, checkers moved
+one at a time, the cube turned and taken or passed) as a camera would see it; vision reads the frames,
+the referee follows the game, the fake LEDs and the panel show it, the record keeps it. Nothing below
+the renderer knows the match file.
+
+``sheshbesh demo --match FILE.mat --speed max --no-panel`` ends by printing one JSON line with each
+game's result and the final score (a contract).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import tempfile
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from controller.app import summary_of
+from controller.events import Event
+from controller.matfile import MatFileError, read_mat
+from controller.record import Record
+
+log = logging.getLogger("sheshbesh")
+PROGRESS = (
+    "play",
+    "cube_offered",
+    "cube_taken",
+    "cube_passed",
+    "game_won",
+    "match_won",
+    "illegal_play",
+    "board_mismatch",
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--match",
+        metavar="FILE.mat",
+        help="the match to play (default: an embedded 3-point match GNU Backgammon played)",
+    )
+    parser.add_argument(
+        "--speed",
+        default="1",
+        help="how many times faster than real life, or 'max' for as fast as it goes (default 1)",
+    )
+    parser.add_argument("--no-panel", action="store_true", help="do not serve the score panel")
+    parser.add_argument("--host", default="127.0.0.1", help="panel address (default 127.0.0.1)")
+    parser.add_argument(
+        "--port", type=int, default=8080, help="panel port (default 8080; 0 picks a free one)"
+    )
+    parser.add_argument(
+        "--db",
+        metavar="FILE",
+        help="the record (SQLite); default: a new file in a temporary folder",
+    )
+    parser.add_argument("--log", metavar="FILE", help="log file (default: beside the record)")
+    parser.add_argument(
+        "--seed", type=int, default=7, help="seed of the board's looks and camera pose (default 7)"
+    )
+    parser.add_argument(
+        "--fps", type=float, default=10.0, help="camera frames a second (default 10)"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on the terminal")
+    parser.add_argument(
+        "--stay", action="store_true", help="keep the panel up after the match, until Ctrl-C"
+    )
+
+
+def _speed(text: str) -> float | None:
+    if text == "max":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise SystemExit(f"sheshbesh demo: --speed {text!r} is not a number or 'max'") from None
+    if value <= 0:
+        raise SystemExit(f"sheshbesh demo: --speed {text!r} must be above 0")
+    return value
+
+
+def _match_text(path: str | None) -> tuple[str, str]:
+    if path is None:
+        text = resources.files("controller").joinpath("data/demo-3pt.mat").read_text()
+        return text, "the embedded 3-point match"
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace"), path
+    except OSError as error:
+        raise SystemExit(f"sheshbesh demo: cannot read {path!r}: {error.strerror}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from controller.demo import play_match, prepare  # OpenCV loads only here
+
+    speed = _speed(args.speed)
+    text, source = _match_text(args.match)
+    try:
+        match = read_mat(text)
+    except MatFileError as error:
+        print(f"sheshbesh demo: {source} is not a usable match file:\n{error}", file=sys.stderr)
+        return 1
+    db = (
+        Path(args.db)
+        if args.db
+        else Path(tempfile.mkdtemp(prefix="sheshbesh-demo-")) / "record.sqlite"
+    )
+    log_path = Path(args.log) if args.log else db.with_suffix(".log")
+    handler = logging.FileHandler(log_path)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+
+    record = Record(db)
+    panels: list[Any] = []
+    hub = None
+    if not args.no_panel:
+        from web.hub import PanelHub
+
+        hub = PanelHub()
+        panels.append(hub)
+    quiet = args.quiet or (speed is None and args.no_panel)
+    demo_box: list[Any] = []
+
+    def progress(event: Event) -> None:
+        log.info("%s %s", event.type, json.dumps(event.data, sort_keys=True))
+        if not quiet and event.type in PROGRESS and demo_box:
+            print(
+                summary_of(demo_box[0].runner.referee.snapshot()) + f"  [{event.type}]", flush=True
+            )
+
+    demo = prepare(match, record, seed=args.seed, panels=panels, on_event=progress)
+    demo_box.append(demo)
+    server = None
+    if hub is not None:
+        from web import create_app
+        from web.server import BackgroundServer
+
+        store: Any = record  # Record serves the panel's MatchStore protocol
+        app = create_app(hub=hub, controls=demo.controls, store=store)
+        server = BackgroundServer(app, args.host, args.port)
+        print(f"panel: {server.url}/", flush=True)
+    print(f"record: {db}", flush=True)
+    print(f"log: {log_path}", flush=True)
+    try:
+        result = play_match(demo, match, speed=speed, fps=args.fps)
+    except KeyboardInterrupt:
+        print("stopped; the record keeps everything so far", file=sys.stderr)
+        if server is not None:
+            server.stop()
+        return 130
+    result["match"] = source
+    result["length"] = match.length
+    print(json.dumps(result), flush=True)
+    if server is not None:
+        if args.stay:
+            print("the match is over; the panel stays up until Ctrl-C", flush=True)
+            try:
+                while True:
+                    time.sleep(1.0)
+            except KeyboardInterrupt:
+                pass
+        server.stop()
+    record.close()
+    return 0

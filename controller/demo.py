@@ -1,0 +1,103 @@
+"""The demo pipeline as a library: a match file acted out as frames through vision and the referee.
+
+``sheshbesh demo`` and the end-to-end tests share :func:`play_match`; the command only adds the
+panel's server, the terminal and the log file.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from controller.app import Table, results_of
+from controller.director import FAST_TIMING, Timing, direct_match
+from controller.events import Event
+from controller.lights import FakeLights
+from controller.matfile import MatchFile
+from controller.record import Record
+from controller.referee import ButtonPressed, MatchSettings, NewMatch
+from controller.runner import PanelSink, Runner
+from controller.vision_adapter import DemoControls, Stage, calibrated_reader
+
+
+@dataclass
+class DemoRun:
+    """What a demo run made: the record, the runner, the lights, the table, the match's id."""
+
+    record: Record
+    runner: Runner
+    lights: FakeLights
+    table: Table
+    stage: Stage
+    match_id: str
+    controls: DemoControls
+    clock: list[float]
+
+    def result(self) -> dict[str, Any]:
+        return results_of(self.record.events(self.match_id))
+
+
+def prepare(
+    match: MatchFile,
+    record: Record,
+    *,
+    seed: int = 7,
+    panels: Iterable[PanelSink] = (),
+    on_event: Callable[[Event], None] | None = None,
+    match_id: str | None = None,
+    settle_seconds: float = 0.4,
+) -> DemoRun:
+    """Calibrate the demo's camera, open the referee on ``record`` and start the match."""
+    stage = Stage(seed=seed)
+    reader = calibrated_reader(stage, settle_seconds)
+    clock = [0.0]
+    lights = FakeLights()
+    runner = Runner.resume(record, clock=lambda: clock[0], lights=[lights], panels=list(panels))
+    table = Table(reader, runner, on_event=on_event)
+    identifier = match_id or f"demo-{int(time.time() * 1000)}"
+    runner.feed(
+        NewMatch(
+            MatchSettings(
+                players=match.players,
+                length=match.length,
+                crawford=True,
+                jacoby=match.length == 0,
+                policy="tournament",
+                hints=True,
+                match_id=identifier,
+            )
+        )
+    )
+    return DemoRun(
+        record, runner, lights, table, stage, identifier, DemoControls(runner, stage), clock
+    )
+
+
+def play_match(
+    demo: DemoRun,
+    match: MatchFile,
+    *,
+    speed: float | None = None,
+    fps: float = 10.0,
+    timing: Timing | None = None,
+) -> dict[str, Any]:
+    """Act out ``match`` frame by frame; ``speed`` None runs as fast as it goes. Returns results."""
+    pace = timing or (FAST_TIMING if speed is None else Timing())
+    started = time.monotonic()
+    for shot in direct_match(match, pace):
+        frames = max(1, round(shot.seconds * fps))
+        for image in demo.stage.frames(shot, frames):
+            demo.clock[0] += 1.0 / fps
+            demo.controls.latest = image
+            demo.table.frame(image, demo.clock[0])
+            if speed is not None:
+                delay = started + demo.clock[0] / speed - time.monotonic()
+                if delay > 0:
+                    time.sleep(delay)
+        if shot.resign is not None:
+            # Offered on the panel, accepted with the opponent's button.
+            demo.runner.resign(*shot.resign)
+            demo.runner.feed(ButtonPressed("accept"))
+    return demo.result()

@@ -1,0 +1,140 @@
+"""Vision as the table uses it: settle detection around :func:`vision.reader.read_board`.
+
+:class:`VisionReader` is the :class:`controller.app.BoardReader` of ``run`` and ``demo``: it watches a
+small grey copy of each frame, calls the board *moving* while it changes, and reads the board (the
+costly part) once it has stood still for ``settle_seconds``; until something moves again it hands
+back that reading. :class:`Stage` draws a match's shots with the synthetic renderer for the demo.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from controller.director import Shot
+from controller.runner import Runner
+from sheshbesh.observation import Observation
+from vision.calibration import Calibration, calibrate
+from vision.reader import read_board
+from vision.render import DieSpec, Scene, Style, random_style, render
+
+Image = npt.NDArray[np.uint8]
+
+#: mean absolute change (grey levels, on a 160x90 copy) above which the board counts as moving
+MOTION_THRESHOLD = 2.5
+
+
+class VisionReader:
+    """Frames in, observations out; only a board still for ``settle_seconds`` is read."""
+
+    def __init__(self, calibration: Calibration, settle_seconds: float = 0.4) -> None:
+        self.calibration = calibration
+        self.settle_seconds = settle_seconds
+        self._previous: npt.NDArray[np.float32] | None = None
+        self._still_since: float | None = None
+        self._reading: Observation | None = None
+        self._frame = 0
+
+    def _small(self, image: Image) -> npt.NDArray[np.float32]:
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        small = cv2.resize(grey, (160, 90), interpolation=cv2.INTER_AREA)
+        return cv2.GaussianBlur(small, (3, 3), 0).astype(np.float32)
+
+    def observe(self, image: Image, time: float) -> Observation:
+        self._frame += 1
+        small = self._small(image)
+        moved = (
+            self._previous is None
+            or float(np.mean(np.abs(small - self._previous))) > MOTION_THRESHOLD
+        )
+        self._previous = small
+        if moved:
+            self._still_since = time
+            self._reading = None
+            return Observation(locations={}, state="moving", frame=self._frame, time=time)
+        assert self._still_since is not None
+        if time - self._still_since < self.settle_seconds:
+            return Observation(locations={}, state="moving", frame=self._frame, time=time)
+        if self._reading is None:
+            self._reading = read_board(image, self.calibration, frame=self._frame, time=time)
+        return replace(self._reading, frame=self._frame, time=time)
+
+
+class Stage:
+    """The demo's camera: one board style and pose, drawing each shot of a match."""
+
+    def __init__(self, seed: int = 7, style: Style | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.style = style or random_style(self.rng, hard=False)
+
+    def scene(self, shot: Shot, hand: bool = False) -> Scene:
+        table = shot.table
+        halves = {half for _, half in table.dice}
+        dice = tuple(DieSpec(pips, half=half) for pips, half in table.dice)
+        return Scene.from_sides(
+            table.white,
+            table.black,
+            dice=dice,
+            dice_half=next(iter(halves)) if len(halves) == 1 else "right",
+            cube_value=table.cube_value,
+            cube_place=table.cube_place,
+            hand=hand,
+        )
+
+    def frames(self, shot: Shot, count: int) -> Iterator[Image]:
+        """``count`` frames of ``shot``: a moving hand changes every frame, a still board does not."""
+        if shot.hand:
+            for _ in range(count):
+                yield render(self.scene(shot, hand=True), self.style, self.rng)
+            return
+        image = render(self.scene(shot), self.style, self.rng)
+        for _ in range(count):
+            yield image
+
+    def starting_frame(self) -> Image:
+        return render(Scene.starting(), self.style, self.rng)
+
+
+def calibrated_reader(stage: Stage, settle_seconds: float = 0.4) -> VisionReader:
+    """Calibrate on the stage's starting position, as an installer does on a real board."""
+    return VisionReader(calibrate(stage.starting_frame()), settle_seconds)
+
+
+def jpeg(image: Image) -> bytes:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    if not ok:
+        raise ValueError("the frame could not be encoded as JPEG")
+    return io.BytesIO(data.tobytes()).getvalue()
+
+
+class DemoControls:
+    """The panel's admin actions during the demo (``web.interfaces.Controls``)."""
+
+    def __init__(self, runner: Runner, stage: Stage) -> None:
+        self.runner = runner
+        self.stage = stage
+        self.latest: Image | None = None
+
+    def new_match(self, settings: Any) -> None:
+        self.runner.new_match(settings)
+
+    def resign(self, player: int, points: int) -> None:
+        self.runner.resign(player, points)
+
+    def undo(self) -> None:
+        self.runner.undo()
+
+    def set_corners(self, corners: list[tuple[float, float]]) -> None:
+        raise ValueError("the demo's camera is calibrated from its markers; corners are not needed")
+
+    def latest_frame(self) -> bytes | None:
+        return None if self.latest is None else jpeg(self.latest)
+
+    def calibration_overlay(self) -> bytes | None:
+        return None

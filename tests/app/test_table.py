@@ -1,0 +1,108 @@
+"""The table's wiring: director → board readings → referee → record, with vision's reading made perfect.
+
+These tests pin the conventions the demo and ``run`` share (roll-off dice in each player's half, the
+cube's offer/take/pass places, resignations from the panel) on all the real matches, quickly: the
+reading is taken from the director's own table instead of a rendered image. The end-to-end test
+(``test_end_to_end.py``) puts the renderer and vision back in between.
+"""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.app import Table, results_of, same_reading
+from controller.director import FAST_TIMING, Shot, direct_match
+from controller.matfile import read_mat, replay_records
+from controller.record import Record
+from controller.referee import ButtonPressed, MatchSettings, NewMatch
+from controller.runner import Runner
+from sheshbesh.locations import LOCATIONS
+from sheshbesh.observation import CubeReading, DieReading, LocationCount, Observation
+
+MATCHES = sorted(
+    (Path(__file__).resolve().parents[3] / "shared" / "data" / "matches").glob("*.mat")
+)
+
+
+def perfect_reading(shot: Shot, time: float) -> Observation:
+    """What a flawless camera reports of ``shot``."""
+    if shot.hand:
+        return Observation(locations={}, state="occluded", time=time)
+    white, black = shot.table.white, shot.table.black
+    counts = {name: [0, 0] for name in LOCATIONS}
+    for index in range(24):
+        counts[f"p{index + 1}"][0] += white[index]
+        counts[f"p{24 - index}"][1] += black[index]
+    counts["bar-white"][0], counts["bar-black"][1] = white[24], black[24]
+    counts["off-white"][0], counts["off-black"][1] = 15 - sum(white), 15 - sum(black)
+    return Observation(
+        locations={name: LocationCount(w, b) for name, (w, b) in counts.items()},
+        dice=tuple(DieReading(pips, half=half) for pips, half in shot.table.dice),
+        cube=CubeReading(shot.table.cube_value, shot.table.cube_place),
+        time=time,
+    )
+
+
+class ScriptedReader:
+    def __init__(self) -> None:
+        self.shot: Shot | None = None
+
+    def observe(self, image: Any, time: float) -> Observation:
+        assert self.shot is not None
+        return perfect_reading(self.shot, time)
+
+
+def play(path: Path) -> tuple[Record, str]:
+    match = read_mat(path.read_text())
+    record = Record(":memory:")
+    clock = [0.0]
+    runner = Runner.resume(record, clock=lambda: clock[0])
+    reader = ScriptedReader()
+    table = Table(reader, runner)
+    runner.feed(
+        NewMatch(
+            MatchSettings(players=match.players, length=match.length, match_id="m", hints=True)
+        )
+    )
+    for shot in direct_match(match, FAST_TIMING):
+        reader.shot = shot
+        for _ in range(max(1, round(shot.seconds * 10))):
+            clock[0] += 0.1
+            table.frame(None, clock[0])  # type: ignore[arg-type]
+        if shot.resign is not None:
+            runner.resign(*shot.resign)
+            runner.feed(ButtonPressed("accept"))
+    return record, "m"
+
+
+@pytest.mark.parametrize("path", MATCHES, ids=lambda p: p.name)
+def test_real_matches_end_as_the_file_says(path: Path) -> None:
+    record, match_id = play(path)
+    events = record.events(match_id)
+    expected = list(replay_records(read_mat(path.read_text())))
+    games = [
+        {k: r[k] for k in ("game", "winner", "points")} for r in expected if r["type"] == "game"
+    ]
+    final = next(r for r in expected if r["type"] == "match")["score"]
+    assert results_of(events) == {"games": games, "score": final}
+    plays = [
+        (e.data["player"], e.data["play"], e.data["position_id"])
+        for e in events
+        if e.type == "play"
+    ]
+    want = [(r["player"], r["play"], r["position_id"]) for r in expected if r["type"] == "play"]
+    assert plays == want
+    assert not [e for e in events if e.type in ("board_mismatch", "illegal_play")]
+
+
+def test_same_reading_ignores_times_and_confidences() -> None:
+    counts = {"p1": LocationCount(2, 0, 0.9, 0.9)}
+    a = Observation(locations=counts, time=1.0, dice=(DieReading(3, 0.9),))
+    b = Observation(
+        locations={"p1": LocationCount(2, 0, 0.5, 0.5)}, time=2.0, dice=(DieReading(3, 0.4),)
+    )
+    c = Observation(locations={"p1": LocationCount(1, 0)}, dice=(DieReading(3),))
+    assert same_reading(a, b)
+    assert not same_reading(a, c)
+    assert not same_reading(a, Observation(locations=counts, dice=(DieReading(4),)))
