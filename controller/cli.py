@@ -23,6 +23,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     ),
     "replay": ("controller.commands.replay", "replay a .mat match file and report the results"),
     "export": ("controller.commands.export", "write a recorded match as a .mat file"),
+    "run": (
+        "controller.commands.run",
+        "referee a real board: camera, lights, buttons, panel, record",
+    ),
     "demo": ("controller.commands.demo", "play a recorded match through the whole pipeline"),
     "set-pin": ("web.pin", "set the admin PIN of the panel"),
 }

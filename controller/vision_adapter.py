@@ -1,9 +1,7 @@
 """Vision as the table uses it: settle detection around :func:`vision.reader.read_board`.
 
-:class:`VisionReader` is the :class:`controller.app.BoardReader` of ``run`` and ``demo``: it watches a
-small grey copy of each frame, calls the board *moving* while it changes, and reads the board (the
-costly part) once it has stood still for ``settle_seconds``; until something moves again it hands
-back that reading. :class:`Stage` draws a match's shots with the synthetic renderer for the demo.
+:class:`VisionReader` is the :class:`controller.app.BoardReader` of ``run`` and ``demo``.
+:class:`Stage` draws a match's shots with the synthetic renderer for the demo.
 """
 
 from __future__ import annotations
@@ -21,48 +19,38 @@ from controller.director import Shot
 from controller.runner import Runner
 from sheshbesh.observation import Observation
 from vision.calibration import Calibration, calibrate
+from vision.config import ReaderConfig
 from vision.reader import read_board
 from vision.render import DieSpec, Scene, Style, random_style, render
+from vision.settle import SettleDetector
 
 Image = npt.NDArray[np.uint8]
 
-#: mean absolute change (grey levels, on a 160x90 copy) above which the board counts as moving
-MOTION_THRESHOLD = 2.5
-
 
 class VisionReader:
-    """Frames in, observations out; only a board still for ``settle_seconds`` is read."""
+    """Frames in, observations out; the board is read only once it has settled.
+
+    Settle detection (:class:`vision.settle.SettleDetector`) runs on every frame; the costly reading
+    runs once per settled stretch and is handed back until something moves again.
+    """
 
     def __init__(self, calibration: Calibration, settle_seconds: float = 0.4) -> None:
         self.calibration = calibration
-        self.settle_seconds = settle_seconds
-        self._previous: npt.NDArray[np.float32] | None = None
-        self._still_since: float | None = None
+        self.config = ReaderConfig(still_seconds=settle_seconds)
+        self.detector = SettleDetector(calibration, self.config)
         self._reading: Observation | None = None
         self._frame = 0
 
-    def _small(self, image: Image) -> npt.NDArray[np.float32]:
-        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        small = cv2.resize(grey, (160, 90), interpolation=cv2.INTER_AREA)
-        return cv2.GaussianBlur(small, (3, 3), 0).astype(np.float32)
-
     def observe(self, image: Image, time: float) -> Observation:
         self._frame += 1
-        small = self._small(image)
-        moved = (
-            self._previous is None
-            or float(np.mean(np.abs(small - self._previous))) > MOTION_THRESHOLD
-        )
-        self._previous = small
-        if moved:
-            self._still_since = time
+        state = self.detector.update(image, time)
+        if state != "settled":
             self._reading = None
-            return Observation(locations={}, state="moving", frame=self._frame, time=time)
-        assert self._still_since is not None
-        if time - self._still_since < self.settle_seconds:
-            return Observation(locations={}, state="moving", frame=self._frame, time=time)
+            return Observation(locations={}, state=state, frame=self._frame, time=time)
         if self._reading is None:
-            self._reading = read_board(image, self.calibration, frame=self._frame, time=time)
+            self._reading = read_board(
+                image, self.calibration, self.config, frame=self._frame, time=time
+            )
         return replace(self._reading, frame=self._frame, time=time)
 
 

@@ -1,0 +1,237 @@
+"""``sheshbesh run``: the real table: camera, vision, referee, lights, buttons, panel and record.
+
+Every setting comes from one TOML file (``--config``; ``deploy/sheshbesh.toml`` documents each);
+the flags below override the few that are handy to change for one run. After a crash or a power cut
+the same command resumes the match where the record left it. A camera that stops delivering frames
+is reopened every few seconds; the panel shows that the camera is lost meanwhile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from controller.config import Config, ConfigError, load_config
+
+log = logging.getLogger("sheshbesh")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config", metavar="FILE", help="the settings file (TOML); default: built-in defaults"
+    )
+    parser.add_argument(
+        "--camera",
+        metavar="0|PATH",
+        help="camera index, /dev/video* path, video file or folder of frames (overrides [camera] source)",
+    )
+    parser.add_argument(
+        "--calibration", metavar="FILE", help="calibration file (overrides [vision] calibration)"
+    )
+    parser.add_argument(
+        "--db", metavar="FILE", help="the record, SQLite (overrides [record] database)"
+    )
+    parser.add_argument("--port", type=int, help="panel port (overrides [panel] port)")
+    parser.add_argument("--no-panel", action="store_true", help="do not serve the panel")
+    parser.add_argument(
+        "--frames",
+        type=int,
+        default=0,
+        metavar="N",
+        help="stop after N frames (0: run until stopped)",
+    )
+    parser.add_argument(
+        "--reconnect-seconds",
+        type=float,
+        default=3.0,
+        help="wait between attempts to reopen a lost camera (default 3)",
+    )
+    parser.add_argument(
+        "--give-up-after",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="stop when the camera stays lost this long (0: keep trying; for tests and replays)",
+    )
+
+
+def _settings(config: Config) -> dict[str, Any]:
+    match = config.match
+    return {
+        "players": list(match.players),
+        "length": match.length,
+        "crawford": match.crawford,
+        "jacoby": match.jacoby,
+        "beavers": match.beavers,
+        "policy": match.policy,
+        "hints": match.hints,
+        "variant": match.variant,
+    }
+
+
+class _Stop:
+    def __init__(self) -> None:
+        self.requested = False
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.requested = True
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config)
+    except ConfigError as error:
+        print(f"sheshbesh run: {error}", file=sys.stderr)
+        return 2
+    source_spec = args.camera or config.camera.source
+    calibration_path = Path(args.calibration or config.vision.calibration)
+    database = Path(args.db or config.record.database)
+    log_path = Path(config.record.log)
+    for folder in (database.parent, log_path.parent):
+        folder.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(log_path)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+
+    # Heavy imports only now: `sheshbesh run --help` stays fast.
+    from controller.app import Table, summary_of
+    from controller.events import Event
+    from controller.lights import LightsError, open_buttons, open_lights
+    from controller.record import Record, RecordError
+    from controller.referee import ButtonPressed
+    from controller.runner import Runner
+    from controller.vision_adapter import VisionReader
+    from vision.calibration import Calibration
+    from vision.errors import VisionError
+    from vision.sources import open_source
+
+    try:
+        calibration = Calibration.load(calibration_path)
+    except VisionError as error:
+        print(
+            f"sheshbesh run: {error}\n"
+            f"make one with: sheshbesh calibrate --camera {source_spec} --out {calibration_path}",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        record = Record(database)
+    except RecordError as error:
+        print(f"sheshbesh run: {error}", file=sys.stderr)
+        return 2
+    try:
+        lights = open_lights(config.lights)
+    except LightsError as error:
+        print(f"sheshbesh run: the lights could not be opened: {error}", file=sys.stderr)
+        return 2
+
+    panels: list[Any] = []
+    server = None
+    hub = None
+    if config.panel.enabled and not args.no_panel:
+        from web.hub import PanelHub
+
+        hub = PanelHub()
+        panels.append(hub)
+    now = [time.time()]
+    runner = Runner.resume(record, clock=lambda: now[0], lights=[lights], panels=panels)
+    if record.current_match is None or runner.referee.snapshot()["match"].get("winner") is not None:
+        runner.new_match(_settings(config))
+        log.info("new match started")
+    else:
+        log.info("resumed match %s", record.current_match)
+        print(f"resumed the match in {database}", flush=True)
+
+    def pressed(name: str) -> None:
+        runner.feed(ButtonPressed(name))
+
+    buttons = open_buttons(
+        {"kind": config.buttons.kind, "port": config.lights.port, "pinmap": config.lights.pinmap},
+        on_press=pressed,
+        lights=lights,
+    )
+
+    def progress(event: Event) -> None:
+        log.info("%s %s", event.type, event.to_json())
+        if event.type in (
+            "play",
+            "game_won",
+            "match_won",
+            "illegal_play",
+            "board_mismatch",
+            "cube_offered",
+        ):
+            print(summary_of(runner.referee.snapshot()) + f"  [{event.type}]", flush=True)
+
+    table = Table(
+        VisionReader(calibration, config.vision.settle_seconds), runner, on_event=progress
+    )
+    if hub is not None:
+        from controller.live_controls import LiveControls
+        from web import create_app
+        from web.server import BackgroundServer
+
+        store: Any = record
+        app = create_app(
+            {"EXPORTS_DIR": str(Path(config.record.exports).resolve())},
+            hub=hub,
+            controls=LiveControls(runner, table, calibration_path),
+            store=store,
+        )
+        server = BackgroundServer(app, config.panel.host, args.port or config.panel.port)
+        print(f"panel: {server.url}/", flush=True)
+    print(f"record: {database}", flush=True)
+
+    stop = _Stop()
+    signal.signal(signal.SIGTERM, stop)
+    frames = 0
+    lost_since: float | None = None
+    live_camera = source_spec.isdigit() or source_spec.startswith("/dev/")
+    try:
+        while not stop.requested:
+            try:
+                source = open_source(source_spec)
+            except VisionError as error:
+                lost_since = lost_since or time.monotonic()
+                table.status.camera = "lost"
+                log.warning("camera: %s", error)
+                if args.give_up_after and time.monotonic() - lost_since > args.give_up_after:
+                    print(f"sheshbesh run: camera lost: {error}", file=sys.stderr)
+                    break
+                time.sleep(args.reconnect_seconds)
+                continue
+            lost_since = None
+            table.status.camera = "ok"
+            offset = time.time()
+            try:
+                for frame in source:
+                    now[0] = time.time() if live_camera else offset + frame.time
+                    table.frame(frame.image, now[0])
+                    frames += 1
+                    if stop.requested or (args.frames and frames >= args.frames):
+                        stop.requested = True
+                        break
+            except VisionError as error:
+                log.warning("camera: %s", error)
+                table.status.camera = "lost"
+            finally:
+                source.close()
+            if not live_camera and not stop.requested:
+                break  # a folder or a video has ended
+    except KeyboardInterrupt:
+        pass
+    finally:
+        buttons.close()
+        lights.close()
+        if server is not None:
+            server.stop()
+        record.close()
+    print(f"stopped after {frames} frames; the record keeps everything", flush=True)
+    return 0

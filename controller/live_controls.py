@@ -1,0 +1,58 @@
+"""The panel's admin actions on a live table (``web.interfaces.Controls``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from controller.app import Table
+from controller.runner import Runner
+
+
+class LiveControls:
+    """New match, resign, undo, and calibration by the board's four corners."""
+
+    def __init__(self, runner: Runner, table: Table, calibration_path: Path) -> None:
+        self.runner = runner
+        self.table = table
+        self.calibration_path = calibration_path
+
+    def new_match(self, settings: Any) -> None:
+        self.runner.new_match(settings)
+
+    def resign(self, player: int, points: int) -> None:
+        self.runner.resign(player, points)
+
+    def undo(self) -> None:
+        self.runner.undo()
+
+    def set_corners(self, corners: list[tuple[float, float]]) -> None:
+        from controller.vision_adapter import VisionReader
+        from vision.calibration import calibrate
+
+        image = self.table.status.latest_frame
+        if image is None:
+            raise ValueError("no camera frame yet: the corners cannot be checked")
+        calibration = calibrate(image, corners=corners)
+        calibration.save(self.calibration_path)
+        reader = self.table.reader
+        settle = reader.config.still_seconds if isinstance(reader, VisionReader) else 0.4
+        self.table.reader = VisionReader(calibration, settle)
+
+    def latest_frame(self) -> bytes | None:
+        from controller.vision_adapter import jpeg
+
+        image = self.table.status.latest_frame
+        return None if image is None else jpeg(np.asarray(image))
+
+    def calibration_overlay(self) -> bytes | None:
+        from controller.vision_adapter import VisionReader, jpeg
+        from vision.overlay import draw_calibration
+
+        image = self.table.status.latest_frame
+        reader = self.table.reader
+        if image is None or not isinstance(reader, VisionReader):
+            return None
+        return jpeg(draw_calibration(image, reader.calibration))
