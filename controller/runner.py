@@ -20,6 +20,7 @@ not yet started).
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -44,6 +45,7 @@ from controller.referee import (
 )
 
 Clock = Callable[[], float]
+log = logging.getLogger("sheshbesh")
 
 
 class LightsSink(Protocol):
@@ -78,6 +80,7 @@ class Runner:
         self.lights = list(lights)
         self.panels = list(panels)
         self.speak = speak
+        self.view_errors = 0
         # The camera loop, the buttons and the panel's admin page feed from different threads.
         self._lock = threading.RLock()
 
@@ -120,13 +123,22 @@ class Runner:
                 recorded.append(effect.event)
             elif isinstance(effect, ShowLights):
                 for lights in self.lights:
-                    lights.show(effect.scene)
+                    self._safely(lights.show, effect.scene)
             elif isinstance(effect, PanelState):
                 for panel in self.panels:
-                    panel.publish(_plain(effect.snapshot))
+                    self._safely(panel.publish, _plain(effect.snapshot))
             elif isinstance(effect, Say) and self.speak is not None:
-                self.speak(effect.text)
+                self._safely(self.speak, effect.text)
         return recorded
+
+    def _safely(self, action: Callable[[Any], Any], argument: Any) -> None:
+        # The event is already committed: a failing view (an unplugged LED board, a panel error)
+        # is logged and counted, never allowed to stop the referee.
+        try:
+            action(argument)
+        except Exception as error:
+            self.view_errors += 1
+            log.warning("a view failed (%s): %s", type(error).__name__, error)
 
     # The panel's admin actions (``web.interfaces.Controls``) in the referee's terms.
 

@@ -7,50 +7,21 @@ reading is taken from the director's own table instead of a rendered image. The 
 """
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from controller.app import Table, results_of, same_reading
-from controller.director import FAST_TIMING, Shot, direct_match
+from controller.director import FAST_TIMING, direct_match
 from controller.matfile import read_mat, replay_records
 from controller.record import Record
 from controller.referee import ButtonPressed, MatchSettings, NewMatch
 from controller.runner import Runner
-from sheshbesh.locations import LOCATIONS
-from sheshbesh.observation import CubeReading, DieReading, LocationCount, Observation
+from sheshbesh.observation import DieReading, LocationCount, Observation
+from tests.app.table_testkit import ScriptedReader
 
 MATCHES = sorted(
     (Path(__file__).resolve().parents[3] / "shared" / "data" / "matches").glob("*.mat")
 )
-
-
-def perfect_reading(shot: Shot, time: float) -> Observation:
-    """What a flawless camera reports of ``shot``."""
-    if shot.hand:
-        return Observation(locations={}, state="occluded", time=time)
-    white, black = shot.table.white, shot.table.black
-    counts = {name: [0, 0] for name in LOCATIONS}
-    for index in range(24):
-        counts[f"p{index + 1}"][0] += white[index]
-        counts[f"p{24 - index}"][1] += black[index]
-    counts["bar-white"][0], counts["bar-black"][1] = white[24], black[24]
-    counts["off-white"][0], counts["off-black"][1] = 15 - sum(white), 15 - sum(black)
-    return Observation(
-        locations={name: LocationCount(w, b) for name, (w, b) in counts.items()},
-        dice=tuple(DieReading(pips, half=half) for pips, half in shot.table.dice),
-        cube=CubeReading(shot.table.cube_value, shot.table.cube_place),
-        time=time,
-    )
-
-
-class ScriptedReader:
-    def __init__(self) -> None:
-        self.shot: Shot | None = None
-
-    def observe(self, image: Any, time: float) -> Observation:
-        assert self.shot is not None
-        return perfect_reading(self.shot, time)
 
 
 def play(path: Path) -> tuple[Record, str]:
@@ -58,18 +29,16 @@ def play(path: Path) -> tuple[Record, str]:
     record = Record(":memory:")
     clock = [0.0]
     runner = Runner.resume(record, clock=lambda: clock[0])
-    reader = ScriptedReader()
-    table = Table(reader, runner)
+    table = Table(ScriptedReader(), runner)
     runner.feed(
         NewMatch(
             MatchSettings(players=match.players, length=match.length, match_id="m", hints=True)
         )
     )
     for shot in direct_match(match, FAST_TIMING):
-        reader.shot = shot
         for _ in range(max(1, round(shot.seconds * 10))):
             clock[0] += 0.1
-            table.frame(None, clock[0])  # type: ignore[arg-type]
+            table.frame(shot, clock[0])  # type: ignore[arg-type]
         if shot.resign is not None:
             runner.resign(*shot.resign)
             runner.feed(ButtonPressed("accept"))
