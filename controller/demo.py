@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from controller.app import Table, results_of
@@ -101,3 +102,34 @@ def play_match(
             demo.runner.resign(*shot.resign)
             demo.runner.feed(ButtonPressed("accept"))
     return demo.result()
+
+
+def write_frames(
+    match: MatchFile,
+    folder: Path,
+    *,
+    seed: int = 7,
+    fps: float = 10.0,
+    shots: slice = slice(None),
+    timing: Timing | None = None,
+) -> Path:
+    """Render the shots of ``match`` (a slice of them) as numbered JPEG frames in ``folder``.
+
+    Also writes ``calibration.json`` from the stage's starting position, so that ``sheshbesh run
+    --camera FOLDER --calibration FOLDER/calibration.json`` replays them. Returns the calibration path.
+    """
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    stage = Stage(seed=seed)
+    calibration = calibrated_reader(stage).calibration
+    path = folder / "calibration.json"
+    calibration.save(path)
+    index = 0
+    for shot in list(direct_match(match, timing or FAST_TIMING))[shots]:
+        for image in stage.frames(shot, max(1, round(shot.seconds * fps))):
+            cv2.imwrite(
+                str(folder / f"frame-{index:05d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92]
+            )
+            index += 1
+    return path
