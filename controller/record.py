@@ -2,7 +2,9 @@
 
 One ``events`` table (``sequence INTEGER PRIMARY KEY, match_id, time, type, data JSON``) that is
 only ever inserted into (triggers refuse updates and deletes), and a ``matches`` view that lists
-matches for the panel. Every :meth:`Record.append` commits before it returns, so the referee acts
+matches for the panel. Analysis reports are derived data and live apart, in an ``analyses`` table
+(match id, the last game a report covers, the JSON report, the engine level, the time), created
+when the first report is saved (:meth:`Record.save_analysis`, :meth:`Record.analysis`). Every :meth:`Record.append` commits before it returns, so the referee acts
 only on what is safely on disk; after a crash the referee is rebuilt from :meth:`Record.events`.
 
 >>> from controller.events import Event
@@ -19,6 +21,8 @@ import json
 import os
 import sqlite3
 import threading
+import time as _time
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -62,6 +66,21 @@ WHERE started.type = 'match_started';
 """
 
 
+# Derived data, never the truth: kept apart from the append-only events, created on first use so
+# that opening a log (even a read-only copy) never changes its schema.
+_ANALYSES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS analyses (
+    id INTEGER PRIMARY KEY,
+    match_id TEXT NOT NULL,
+    game INTEGER,
+    report TEXT NOT NULL CHECK (json_valid(report) AND json_type(report) = 'object'),
+    level TEXT NOT NULL,
+    time REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS analyses_by_match ON analyses (match_id, id);
+"""
+
+
 class RecordError(SheshbeshError):
     """The event log cannot be read or written as asked."""
 
@@ -72,6 +91,10 @@ class RecordCorruptError(RecordError, ValueError):
 
 class DuplicateEventError(RecordError, ValueError):
     """An event with this sequence number is already recorded (a second writer, or a replay)."""
+
+
+class AnalysisRecordError(RecordError, ValueError):
+    """An analysis report that cannot be saved: no such match, or not a JSON object."""
 
 
 class Record:
@@ -256,6 +279,105 @@ class Record:
         if not events:
             raise KeyError(match_id)
         return export_mat(events)
+
+    # -- analyses (derived data, outside the event log) ------------------------------------------
+
+    def save_analysis(
+        self,
+        match_id: str,
+        report_json: str | Mapping[str, Any],
+        *,
+        game: int | None = None,
+        level: str | None = None,
+        time: float | None = None,
+    ) -> int:
+        """Keep an analysis report of ``match_id``; returns its row id. The events are untouched.
+
+        ``report_json`` is the report (``controller.analysis.report.to_dict``) as a JSON object or
+        its text. ``game`` is the last game the report covers (None: not said), ``level`` the
+        engine level (default: the last word of the report's ``engine``), ``time`` seconds since
+        the epoch (default now).
+
+        Raises :class:`AnalysisRecordError` for an unknown match or a report that is not a JSON
+        object, :class:`RecordError` when it cannot be written.
+
+        >>> from controller.events import Event
+        >>> with Record(":memory:") as record:
+        ...     _ = record.append(Event("match_started", {"id": "m1", "players": ["A", "B"]}))
+        ...     _ = record.save_analysis("m1", {"engine": "bgsage 0ply", "totals": []}, game=1)
+        ...     entry = record.analysis("m1")
+        ...     entry["game"], entry["level"], entry["report"]["engine"]
+        (1, '0ply', 'bgsage 0ply')
+        """
+        if isinstance(report_json, str):
+            try:
+                report = json.loads(report_json)
+            except json.JSONDecodeError as error:
+                raise AnalysisRecordError(
+                    f"the analysis of {match_id!r} is not JSON: {error}"
+                ) from error
+        else:
+            report = dict(report_json)
+        if not isinstance(report, dict):
+            raise AnalysisRecordError(
+                f"the analysis of {match_id!r} must be a JSON object, not {type(report).__name__}"
+            )
+        if not self._query("SELECT 1 FROM events WHERE match_id = ? LIMIT 1", (match_id,)):
+            raise AnalysisRecordError(f"no match {match_id!r} in {self.path!r} to analyse")
+        if game is not None and (isinstance(game, bool) or not isinstance(game, int) or game < 1):
+            raise AnalysisRecordError(f"game must be a game number (1 or more), not {game!r}")
+        if level is None:
+            engine = str(report.get("engine", "")).split()
+            level = engine[-1] if engine else ""
+        text = json.dumps(report, sort_keys=True, separators=(",", ":"))
+        when = _time.time() if time is None else float(time)
+        try:
+            with self._lock:
+                self._connection.executescript(_ANALYSES_SCHEMA)
+                cursor = self._connection.execute(
+                    "INSERT INTO analyses (match_id, game, report, level, time) VALUES (?, ?, ?, ?, ?)",
+                    (match_id, game, text, level, when),
+                )
+        except sqlite3.Error as error:
+            raise RecordError(
+                f"cannot save the analysis of {match_id!r} in {self.path!r}: {error}"
+            ) from error
+        row = cursor.lastrowid
+        assert row is not None
+        return row
+
+    def analysis(self, match_id: str) -> dict[str, Any] | None:
+        """The latest analysis of ``match_id``, or None when it has none.
+
+        ``{"match_id", "game" (the last game it covers, or None), "level", "time" (ISO 8601),
+        "report" (the JSON report), "policy" (the match's: "teaching" | "tournament" |
+        "condone")}``. The panel shows a rated match's report only once every game it covers
+        is over.
+        """
+        try:
+            rows = self._query(
+                "SELECT game, report, level, time FROM analyses WHERE match_id = ? "
+                "ORDER BY id DESC LIMIT 1",
+                (match_id,),
+            )
+        except sqlite3.OperationalError:  # no analyses table: nothing was ever analysed
+            return None
+        if not rows:
+            return None
+        game, report, level, when = rows[0]
+        policy = self._query(
+            "SELECT json_extract(data, '$.policy') FROM events "
+            "WHERE match_id = ? AND type = 'match_started' ORDER BY sequence LIMIT 1",
+            (match_id,),
+        )
+        return {
+            "match_id": match_id,
+            "game": game,
+            "level": level,
+            "time": _iso(when),
+            "report": json.loads(report),
+            "policy": (policy[0][0] if policy and policy[0][0] else "tournament"),
+        }
 
     # -- lifetime ------------------------------------------------------------------------------
 

@@ -103,7 +103,7 @@ def create_app(
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
-    from web import admin, api, board, events, matches, scoreboard, views
+    from web import admin, analysis, api, board, events, matches, scoreboard, views
 
     views.register_template_helpers(app)
     for blueprint in (
@@ -111,6 +111,7 @@ def create_app(
         board.bp,
         api.bp,
         matches.bp,
+        analysis.bp,
         admin.bp,
         events.bp,
     ):

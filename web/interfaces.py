@@ -7,7 +7,8 @@ these protocols to :func:`web.create_app` (tests pass the fakes of :mod:`web.fak
   to it (see :mod:`web.state` for their shape); anything with a ``publish(state) -> int`` method fits
   :class:`StatePublisher`.
 * :class:`Controls` — the admin actions the panel asks of the referee.
-* :class:`MatchStore` — the recorded matches and their ``.mat`` exports.
+* :class:`MatchStore` — the recorded matches and their ``.mat`` exports; a store may also fit
+  :class:`AnalysisStore` (the saved analysis reports): the panel asks only stores that do.
 
 A ``Controls`` or ``MatchStore`` method refuses by raising ``ValueError`` (or any
 :class:`sheshbesh.errors.SheshbeshError`) whose message is plain words for the person at the
@@ -22,6 +23,7 @@ from web.hub import Listener, PanelEvent, PanelHub
 from web.state import State
 
 __all__ = [
+    "AnalysisStore",
     "Controls",
     "Listener",
     "MatchSettings",
@@ -101,3 +103,16 @@ class MatchStore(Protocol):
 
     def export_mat(self, match_id: str) -> str:
         """The match in GNU Backgammon's .mat text form; raises ``KeyError`` for an unknown id."""
+
+
+@runtime_checkable
+class AnalysisStore(Protocol):
+    """Optional for a :class:`MatchStore`: the saved analysis reports (the panel tolerates stores
+    without it and then says that analysis is not available)."""
+
+    def analysis(self, match_id: str) -> dict[str, Any] | None:
+        """The latest analysis of a match, or None: ``{"game": last game covered or None,
+        "level", "time" (ISO 8601), "policy" ("teaching" | "tournament" | "condone"),
+        "report": {"players", "engine", "totals": [{...}, {...}], "costliest": [{"player",
+        "kind", "loss", "skill", "game", "move", "position_id", "match_id", "text",
+        "drawing"?}, ...], ...}}`` (``controller.analysis.report.to_dict``)."""

@@ -2,8 +2,9 @@
 
 A path to a ``.mat`` file is read as a match file; anything else is a match id in the record
 (``--record``, default the configured ``var/sheshbesh.sqlite``). The report goes to stdout (or
-``--output``) as text, JSON or HTML; a progress bar goes to stderr. Exit status: 0 done, 1 the
-input could not be analysed, 3 analysis is not installed.
+``--output``) as text, JSON or HTML; a progress bar goes to stderr. The report of a recorded match
+is also saved in the record's ``analyses`` table for the panel (``--no-save``: not). Exit status: 0
+done, 1 the input could not be analysed (or the report not saved), 3 analysis is not installed.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import TextIO
 from controller.analysis import report
 from controller.analysis.bgsage_engine import DEFAULT_LEVEL, LEVELS
 from controller.analysis.errors import AnalysisError, AnalysisNotInstalledError
-from controller.analysis.match import analyse_turns
+from controller.analysis.match import MatchAnalysis, analyse_turns
 from controller.analysis.source import TurnSource, turns_from_events, turns_from_mat_text
 from sheshbesh.errors import SheshbeshError
 
@@ -58,6 +59,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--threads", type=int, default=1, help="engine threads (default 1)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--no-save",
+        action="store_true",
+        help="a recorded match: do not save the report in the record for the panel",
+    )
 
 
 class ProgressBar:
@@ -87,10 +93,31 @@ class ProgressBar:
             self.stream.flush()
 
 
+def is_recorded_match(args: argparse.Namespace) -> bool:
+    """Whether ``args.source`` names a match in the record rather than a .mat file."""
+    path = Path(args.source)
+    return not (path.suffix.lower() == ".mat" or path.is_file())
+
+
+def save_report(args: argparse.Namespace, source: TurnSource, analysis: MatchAnalysis) -> None:
+    """Keep the report of a recorded match in the record (raises ``RecordError``)."""
+    from controller.analysis.store import report_for_record
+    from controller.record import Record
+
+    games = [turn.game for turn in source.turns]
+    with Record(Path(args.record)) as record:
+        record.save_analysis(
+            args.source,
+            report_for_record(analysis, args.costliest),
+            game=max(games) if games else None,
+            level=args.level,
+        )
+
+
 def load_source(args: argparse.Namespace) -> TurnSource:
     """The turns of ``args.source``: a .mat file if such a file exists, else a recorded match."""
     path = Path(args.source)
-    if path.suffix.lower() == ".mat" or path.is_file():
+    if not is_recorded_match(args):
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError as error:
@@ -136,12 +163,21 @@ def run(args: argparse.Namespace) -> int:
     text = writer(analysis, args.costliest)
     if not text.endswith("\n"):
         text += "\n"
+    status = 0
     if not args.output:
         sys.stdout.write(text)
-        return 0
-    try:
-        Path(args.output).write_text(text, encoding="utf-8")
-    except OSError as error:
-        print(f"sheshbesh analyse: cannot write {args.output}: {error.strerror}", file=sys.stderr)
-        return 1
-    return 0
+    else:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as error:
+            print(
+                f"sheshbesh analyse: cannot write {args.output}: {error.strerror}", file=sys.stderr
+            )
+            status = 1
+    if is_recorded_match(args) and not args.no_save:
+        try:
+            save_report(args, source, analysis)
+        except SheshbeshError as error:
+            print(f"sheshbesh analyse: the report was not saved: {error}", file=sys.stderr)
+            status = 1
+    return status

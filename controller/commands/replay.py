@@ -1,10 +1,14 @@
-"""``sheshbesh replay FILE.mat [--json]``: replay a match file through the rules engine.
+"""``sheshbesh replay FILE.mat [--json] [--rules-only]``: replay a match file through the referee.
 
-Every play is checked against the rules and every cube action judged. The text form prints each
+The match is shown to the referee as a perfectly read board would show it (see
+:mod:`controller.replay`): every play is judged from the board it leaves, every cube action from
+where the cube goes. ``--rules-only`` walks the file through the rules engine alone instead
+(:func:`controller.matfile.replay_records`); both give the same records. The text form prints each
 game's result and the final score; ``--json`` writes one JSON object a line (each play with the
-Position ID and Match ID before it, each cube action, each game's result, and last the final score;
-see :func:`controller.matfile.replay_records`). Exit status: 0 the whole match replays, 1 the file
-cannot be read or a play or cube action is wrong (each problem on stderr with its line number).
+Position ID and Match ID before it, each cube action, each game's result, and last the final score).
+``--record DB`` keeps the referee's events in an event log. Exit status: 0 the whole match
+replays, 1 the file cannot be read or a play or cube action is wrong (each problem on stderr with
+its line number).
 """
 
 from __future__ import annotations
@@ -12,10 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
 from controller.matfile import MatchFile, MatFileError, read_mat, replay_records
+from sheshbesh.errors import SheshbeshError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,6 +34,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--no-crawford", action="store_true", help="matches: play without the Crawford rule"
+    )
+    parser.add_argument(
+        "--rules-only",
+        action="store_true",
+        help="walk the file through the rules engine alone, not through the referee",
+    )
+    parser.add_argument(
+        "--record",
+        metavar="DB",
+        help="keep the referee's events in this event log (SQLite; created if missing)",
     )
 
 
@@ -56,8 +72,34 @@ def _text_line(record: dict[str, Any], match: MatchFile) -> str | None:
     return None
 
 
-def replay_file(path: Path, as_json: bool, out: TextIO, err: TextIO, **options: bool) -> int:
-    """Replay ``path`` to ``out``; problems go to ``err``. Returns the exit status."""
+def _records(
+    match: MatchFile, rules_only: bool, record_path: str | None, options: dict[str, bool]
+) -> Iterator[dict[str, Any]]:
+    if rules_only:
+        yield from replay_records(match, **options)
+        return
+    from controller.record import Record
+    from controller.replay import replay_through_referee
+
+    jacoby, crawford = options.get("jacoby", True), options.get("crawford", True)
+    if record_path is None:
+        yield from replay_through_referee(match, jacoby=jacoby, crawford=crawford)
+        return
+    with Record(record_path) as record:
+        yield from replay_through_referee(match, record, jacoby=jacoby, crawford=crawford)
+
+
+def replay_file(
+    path: Path,
+    as_json: bool,
+    out: TextIO,
+    err: TextIO,
+    rules_only: bool = False,
+    record: str | None = None,
+    **options: bool,
+) -> int:
+    """Replay ``path`` to ``out`` (through the referee unless ``rules_only``); problems go to
+    ``err``. ``record`` is an event log for the referee's events. Returns the exit status."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as error:
@@ -68,8 +110,8 @@ def replay_file(path: Path, as_json: bool, out: TextIO, err: TextIO, **options: 
         if not as_json:
             kind = f"{match.length} point match" if match.length else "money session"
             print(f"{match.players[0]} - {match.players[1]}, {kind}", file=out)
-        for record in replay_records(match, **options):
-            line = json.dumps(record) if as_json else _text_line(record, match)
+        for entry in _records(match, rules_only, record, options):
+            line = json.dumps(entry) if as_json else _text_line(entry, match)
             if line is not None:
                 print(line, file=out)
     except MatFileError as error:
@@ -77,6 +119,10 @@ def replay_file(path: Path, as_json: bool, out: TextIO, err: TextIO, **options: 
         print(f"sheshbesh replay: {path}: {len(error.problems)} problem(s)", file=err)
         for problem in error.problems:
             print(f"{path}: {problem}", file=err)
+        return 1
+    except SheshbeshError as error:  # the event log given with --record cannot be used
+        out.flush()
+        print(f"sheshbesh replay: {error}", file=err)
         return 1
     return 0
 
@@ -87,6 +133,8 @@ def run(args: argparse.Namespace) -> int:
         args.json,
         sys.stdout,
         sys.stderr,
+        rules_only=args.rules_only,
+        record=args.record,
         jacoby=not args.no_jacoby,
         crawford=not args.no_crawford,
     )

@@ -1,32 +1,31 @@
 """Drive the referee as a real board would: observations built from positions, dice and the cube.
 
 :func:`match_inputs` turns a real ``.mat`` match into the stream of inputs a camera and the players'
-hands would produce: the opening roll-off, dice coming to rest, checkers moved (at once, or one at a
-time), the dice picked up, the cube turned, pushed and taken back, resignations.
+hands would produce, using the product's own script (:mod:`controller.replay`): the opening
+roll-off, dice coming to rest, checkers moved (at once, or one at a time), the dice picked up, the
+cube turned, pushed and taken back, resignations. :func:`observe` builds single observations with
+the knobs unit tests need (confidences, raw counts, cocked dice, frame state).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.events import Event
 from controller.matfile import MatchFile, read_mat
 from controller.referee import (
-    ButtonPressed,
     Effect,
     Input,
     MatchSettings,
-    NewMatch,
     ObservationSeen,
     Record,
     Referee,
-    Resign,
 )
 from controller.referee.turn import board_of
-from controller.rules import Dice, Play, Position
+from controller.replay import BoardScript, referee_inputs
+from controller.rules import Play, Position
 from sheshbesh.observation import CubeReading, DieReading, LocationCount, Observation
 
 _HERE = Path(__file__).resolve()
@@ -42,8 +41,6 @@ MATCHES_DIR = next(
     _HERE.parents[3] / "shared" / "data" / "matches",
 )
 
-COLOURS = ("white", "black")
-HALVES = ("right", "left")  # where White's and Black's dice come to rest
 # White's die lands right of Black's: White rolls into the right-hand half of the image.
 WHITE_BOX = (420, 200, 30, 30)
 BLACK_BOX = (120, 200, 30, 30)
@@ -100,77 +97,29 @@ def noise(position: Position, cube: tuple[int, str] | None) -> list[ObservationS
     ]
 
 
-@dataclass
-class BoardDriver:
-    """Turns match actions into inputs; keeps the position and cube as the board shows them."""
+class NoisyBoard(BoardScript):
+    """The product's board script (:class:`controller.replay.BoardScript`) with human touches:
+    hands over the board between settled frames, and checkers moved one at a time."""
 
-    settings: MatchSettings
-    rng: random.Random = field(default_factory=lambda: random.Random(7))
-    one_at_a_time: float = 0.0
-    with_noise: bool = False
-    position: Position = field(default_factory=Position.initial)
-    cube: tuple[int, str] = (64, "middle")
-    inputs: list[Input] = field(default_factory=list)
+    def __init__(
+        self,
+        settings: MatchSettings,
+        rng: random.Random,
+        one_at_a_time: float = 0.0,
+        with_noise: bool = False,
+    ) -> None:
+        super().__init__(settings)
+        self.rng = rng
+        self.one_at_a_time = one_at_a_time
+        self.with_noise = with_noise
 
-    def add(self, *items: Input) -> None:
-        self.inputs.extend(items)
+    def hands_over(self, position: Position, cube: tuple[int, str] | None) -> list[Input]:
+        return list(noise(position, cube)) if self.with_noise else []
 
-    def new_game(self) -> None:
-        self.position = Position.initial()
-        self.cube = (64, "middle")
-        self.add(seen(self.position, cube=self.cube))
-
-    def opening(self, player: int, dice: tuple[int, int]) -> None:
-        high, low = max(dice), min(dice)
-        white_die, black_die = (high, low) if player == 0 else (low, high)
-        self.position = Position.initial(turn=player)
-        self.add(
-            seen(
-                self.position, dice=(white_die, black_die), cube=self.cube, halves=("right", "left")
-            )
-        )
-
-    def roll(self, player: int, dice: tuple[int, int]) -> None:
-        self.position = Position.from_players(*self.position.by_player(), turn=player)
-        self.add(seen(self.position, cube=self.cube))  # the dice were picked up
-        if self.with_noise:
-            self.add(*noise(self.position, self.cube))
-        half = HALVES[player]
-        self.add(seen(self.position, dice=dice, cube=self.cube, halves=(half, half)))
-
-    def play(self, player: int, dice: tuple[int, int], notation: str) -> Position:
-        before = Position.from_players(*self.position.by_player(), turn=player)
-        play = Play.from_notation(notation, before, Dice(*dice))
-        after = before.apply(play)
+    def steps_shown(self, play: Play) -> int:
         if play and self.rng.random() < self.one_at_a_time:
-            current = before
-            for step in play.steps[:-1]:
-                current = current.apply((step,))
-                if self.with_noise:
-                    self.add(*noise(current, self.cube))
-                self.add(seen(current, dice=dice, cube=self.cube))
-        if self.with_noise:
-            self.add(*noise(after, self.cube))
-        if play:
-            self.add(seen(after, dice=dice, cube=self.cube))
-            self.add(seen(after, cube=self.cube))
-        self.position = after.swap()
-        return after
-
-    def double(self, player: int, value: int) -> None:
-        self.position = Position.from_players(*self.position.by_player(), turn=player)
-        self.cube = (value, "middle")
-        self.add(seen(self.position, cube=self.cube))
-
-    def take(self, player: int, value: int) -> None:
-        self.cube = (value, COLOURS[player])
-        if self.with_noise:
-            self.add(*noise(self.position, None))
-        self.add(seen(self.position, cube=self.cube))
-
-    def drop(self, player: int) -> None:
-        self.cube = (self.cube[0], COLOURS[1 - player])
-        self.add(seen(self.position, cube=self.cube))
+            return len(play.steps) - 1
+        return 0
 
 
 def match_inputs(
@@ -181,37 +130,16 @@ def match_inputs(
     policy: str = "tournament",
 ) -> list[Input]:
     """The whole match as a board would show it, with the settings gnubg used (Jacoby off)."""
-    settings = MatchSettings(
-        match.players, length=match.length, jacoby=False, policy=policy, match_id="match"
+    rng = random.Random(seed)
+    return list(
+        referee_inputs(
+            match,
+            jacoby=False,
+            policy=policy,
+            match_id="match",
+            script=lambda settings: NoisyBoard(settings, rng, one_at_a_time, with_noise),
+        )
     )
-    driver = BoardDriver(settings, random.Random(seed), one_at_a_time, with_noise)
-    driver.add(NewMatch(settings))
-    for game in match.games:
-        driver.new_game()
-        first = True
-        for action in game.actions:
-            if action.kind == "play":
-                assert action.dice is not None
-                if first:
-                    driver.opening(action.player, action.dice)
-                    first = False
-                else:
-                    driver.roll(action.player, action.dice)
-                driver.play(action.player, action.dice, action.play)
-            elif action.kind == "double":
-                assert action.cube is not None
-                driver.double(action.player, action.cube)
-            elif action.kind == "take":
-                driver.take(action.player, driver.cube[0])
-            elif action.kind == "pass":
-                driver.drop(action.player)
-        finished = driver.position.off(0) == 15 or driver.position.off(1) == 15
-        passed = bool(game.actions) and game.actions[-1].kind == "pass"
-        if game.winner is not None and not finished and not passed:
-            loser = 1 - game.winner
-            cube = driver.cube[0] if driver.cube[0] != 64 else 1
-            driver.add(Resign(loser, max(1, game.points // cube)), ButtonPressed("accept"))
-    return driver.inputs
 
 
 def run(referee: Referee, inputs: list[Input]) -> list[Event]:
