@@ -130,3 +130,16 @@ def summary_of(snapshot: Mapping[str, Any]) -> str:
     last = snapshot.get("last_play") or {}
     play = f" — {players[last['player']]} {last.get('play', '')}" if last else ""
     return f"game {match.get('game', 0)}: {players[0]} {score[0]}, {players[1]} {score[1]}{play}"
+
+
+class StatusPanel:
+    """A panel sink that adds the table's health (camera, LEDs, analysis) to every snapshot."""
+
+    def __init__(self, hub: Any, status: Callable[[], dict[str, str]]) -> None:
+        self.hub = hub
+        self.status = status
+
+    def publish(self, state: Any) -> int:
+        merged = dict(state)
+        merged["status"] = {**dict(state.get("status") or {}), **self.status()}
+        return int(self.hub.publish(merged))

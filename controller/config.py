@@ -80,6 +80,14 @@ class PanelConfig:
 
 
 @dataclass(frozen=True)
+class AnalysisConfig:
+    #: analyse each game when it ends (needs the ``analysis`` extra; skipped without it)
+    enabled: bool = True
+    #: engine depth: "0ply" (fast), "1ply" or "2ply"
+    level: str = "0ply"
+
+
+@dataclass(frozen=True)
 class RecordConfig:
     #: the SQLite event log
     database: str = "var/sheshbesh.sqlite"
@@ -98,6 +106,7 @@ class Config:
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     panel: PanelConfig = field(default_factory=PanelConfig)
     record: RecordConfig = field(default_factory=RecordConfig)
+    analysis: AnalysisConfig = field(default_factory=AnalysisConfig)
 
 
 _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
@@ -105,6 +114,7 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("match", "variant"): ("backgammon", "sheshbesh"),
     ("lights", "kind"): ("none", "fake", "pins", "serial"),
     ("buttons", "kind"): ("none", "fake", "pins", "serial"),
+    ("analysis", "level"): ("0ply", "1ply", "2ply"),
 }
 
 

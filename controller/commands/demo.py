@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from controller.app import summary_of
+from controller.app import StatusPanel, summary_of
 from controller.events import Event
 from controller.matfile import MatFileError, read_mat
 from controller.record import Record
@@ -117,18 +117,27 @@ def run(args: argparse.Namespace) -> int:
     log.setLevel(logging.INFO)
 
     record = Record(db)
+    health = {"camera": "demo (rendered frames)", "leds": "simulated", "analysis": "off"}
+    analyst = None
+    if not args.no_panel and speed is not None:
+        from controller.game_analyst import GameAnalyst
+
+        analyst = GameAnalyst(record)
+        health["analysis"] = analyst.status
     panels: list[Any] = []
     hub = None
     if not args.no_panel:
         from web.hub import PanelHub
 
         hub = PanelHub()
-        panels.append(hub)
+        panels.append(StatusPanel(hub, lambda: dict(health)))
     quiet = args.quiet or (speed is None and args.no_panel)
     demo_box: list[Any] = []
 
     def progress(event: Event) -> None:
         log.info("%s %s", event.type, json.dumps(event.data, sort_keys=True))
+        if analyst is not None:
+            analyst.on_event(event)
         if not quiet and event.type in PROGRESS and demo_box:
             print(
                 summary_of(demo_box[0].runner.referee.snapshot()) + f"  [{event.type}]", flush=True
@@ -166,5 +175,7 @@ def run(args: argparse.Namespace) -> int:
             except KeyboardInterrupt:
                 pass
         server.stop()
+    if analyst is not None:
+        analyst.close()
     record.close()
     return 0

@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     log.setLevel(logging.INFO)
 
     # Heavy imports only now: `sheshbesh run --help` stays fast.
-    from controller.app import Table, summary_of
+    from controller.app import StatusPanel, Table, summary_of
     from controller.events import Event
     from controller.lights import LightsError, open_buttons, open_lights
     from controller.record import Record, RecordError
@@ -135,11 +135,12 @@ def run(args: argparse.Namespace) -> int:
     panels: list[Any] = []
     server = None
     hub = None
+    health = {"camera": "none", "leds": config.lights.kind, "analysis": "off"}
     if config.panel.enabled and not args.no_panel:
         from web.hub import PanelHub
 
         hub = PanelHub()
-        panels.append(hub)
+        panels.append(StatusPanel(hub, lambda: dict(health)))
     now = [time.time()]
     runner = Runner.resume(record, clock=lambda: now[0], lights=[lights], panels=panels)
     if record.current_match is None or runner.referee.snapshot()["match"].get("winner") is not None:
@@ -158,8 +159,17 @@ def run(args: argparse.Namespace) -> int:
         lights=lights,
     )
 
+    analyst = None
+    if config.analysis.enabled:
+        from controller.game_analyst import GameAnalyst
+
+        analyst = GameAnalyst(record, config.analysis.level)
+        health["analysis"] = analyst.status
+
     def progress(event: Event) -> None:
         log.info("%s %s", event.type, event.to_json())
+        if analyst is not None:
+            analyst.on_event(event)
         if event.type in (
             "play",
             "game_won",
@@ -200,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
                 source = open_source(source_spec)
             except VisionError as error:
                 lost_since = lost_since or time.monotonic()
-                table.status.camera = "lost"
+                table.status.camera = health["camera"] = "lost"
                 log.warning("camera: %s", error)
                 if args.give_up_after and time.monotonic() - lost_since > args.give_up_after:
                     print(f"sheshbesh run: camera lost: {error}", file=sys.stderr)
@@ -208,11 +218,12 @@ def run(args: argparse.Namespace) -> int:
                 time.sleep(args.reconnect_seconds)
                 continue
             lost_since = None
-            table.status.camera = "ok"
+            table.status.camera = health["camera"] = "ok"
             offset = time.time()
             try:
                 for frame in source:
                     now[0] = time.time() if live_camera else offset + frame.time
+                    health["leds"] = "ok" if lights.is_connected else "lost"
                     table.frame(frame.image, now[0])
                     frames += 1
                     if stop.requested or (args.frames and frames >= args.frames):
@@ -220,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
                         break
             except VisionError as error:
                 log.warning("camera: %s", error)
-                table.status.camera = "lost"
+                table.status.camera = health["camera"] = "lost"
             finally:
                 source.close()
             if not live_camera and not stop.requested:
@@ -228,6 +239,8 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        if analyst is not None:
+            analyst.close()
         buttons.close()
         lights.close()
         if server is not None:

@@ -1,0 +1,46 @@
+"""Post-game analysis beside the table: reports land in the record after each game, off the loop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from controller.app import Table
+from controller.director import FAST_TIMING, direct_match
+from controller.game_analyst import GameAnalyst
+from controller.matfile import read_mat
+from controller.record import Record
+from controller.referee import ButtonPressed, MatchSettings, NewMatch
+from controller.runner import Runner
+from tests.app.table_testkit import ScriptedReader
+
+MATCH = Path(__file__).resolve().parents[2] / "controller" / "data" / "demo-3pt.mat"
+
+
+def test_each_finished_game_is_analysed_and_stored(tmp_path: Path) -> None:
+    pytest.importorskip("bgsage", reason="the analysis extra (bgsage) is not installed here")
+    match = read_mat(MATCH.read_text())
+    record = Record(tmp_path / "record.sqlite")
+    analyst = GameAnalyst(record, "0ply")
+    assert analyst.status == "available"
+    clock = [0.0]
+    runner = Runner.resume(record, clock=lambda: clock[0])
+    table = Table(ScriptedReader(), runner, on_event=analyst.on_event)
+    runner.feed(NewMatch(MatchSettings(players=match.players, length=3, match_id="m")))
+    for shot in direct_match(match, FAST_TIMING):
+        for _ in range(max(1, round(shot.seconds * 10))):
+            clock[0] += 0.1
+            table.frame(shot, clock[0])  # type: ignore[arg-type]
+        if shot.resign is not None:
+            runner.resign(*shot.resign)
+            runner.feed(ButtonPressed("accept"))
+    analyst.wait(timeout=240)
+    analyst.close()
+    assert analyst.saved == 2  # one report after each of the two games
+    stored = record.analysis("m")
+    assert stored is not None
+    assert stored["game"] == 2
+    assert stored["level"] == "0ply"
+    assert stored["report"]
+    record.close()
