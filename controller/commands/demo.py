@@ -69,7 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on the terminal")
     parser.add_argument(
-        "--stay", action="store_true", help="keep the panel up after the match, until Ctrl-C"
+        "--stay", action="store_true", help="keep the panel up after the match, until Ctrl-C (the default on a terminal)"
     )
 
 
@@ -167,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
     result["length"] = match.length
     print(json.dumps(result), flush=True)
     if server is not None:
-        if args.stay:
+        if args.stay or sys.stdin.isatty():
             print("the match is over; the panel stays up until Ctrl-C", flush=True)
             try:
                 while True:
