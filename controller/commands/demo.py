@@ -69,7 +69,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on the terminal")
     parser.add_argument(
-        "--stay", action="store_true", help="keep the panel up after the match, until Ctrl-C (the default on a terminal)"
+        "--stay",
+        action="store_true",
+        help="keep the panel up after the match, until Ctrl-C (the default on a terminal)",
     )
 
 
@@ -117,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     log.setLevel(logging.INFO)
 
     record = Record(db)
-    health = {"camera": "demo (rendered frames)", "leds": "simulated", "analysis": "off"}
+    health = {"camera": "ok", "leds": "ok", "analysis": "off"}  # rendered frames, fake LEDs
     analyst = None
     if not args.no_panel and speed is not None:
         from controller.game_analyst import GameAnalyst
@@ -152,7 +154,15 @@ def run(args: argparse.Namespace) -> int:
 
         store: Any = record  # Record serves the panel's MatchStore protocol
         app = create_app(hub=hub, controls=demo.controls, store=store)
-        server = BackgroundServer(app, args.host, args.port)
+        try:
+            server = BackgroundServer(app, args.host, args.port)
+        except OSError as error:
+            print(
+                f"sheshbesh demo: the panel cannot listen on {args.host}:{args.port} "
+                f"({error.strerror}); choose another port with --port, or --no-panel",
+                file=sys.stderr,
+            )
+            return 2
         print(f"panel: {server.url}/", flush=True)
     print(f"record: {db}", flush=True)
     print(f"log: {log_path}", flush=True)

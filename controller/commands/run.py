@@ -135,7 +135,11 @@ def run(args: argparse.Namespace) -> int:
     panels: list[Any] = []
     server = None
     hub = None
-    health = {"camera": "none", "leds": config.lights.kind, "analysis": "off"}
+    health = {
+        "camera": "none",
+        "leds": "none" if config.lights.kind == "none" else "ok",
+        "analysis": "off",
+    }
     if config.panel.enabled and not args.no_panel:
         from web.hub import PanelHub
 
@@ -195,7 +199,16 @@ def run(args: argparse.Namespace) -> int:
             controls=LiveControls(runner, table, calibration_path),
             store=store,
         )
-        server = BackgroundServer(app, config.panel.host, args.port or config.panel.port)
+        port = args.port or config.panel.port
+        try:
+            server = BackgroundServer(app, config.panel.host, port)
+        except OSError as error:
+            print(
+                f"sheshbesh run: the panel cannot listen on {config.panel.host}:{port} "
+                f"({error.strerror}); set [panel] port or pass --port",
+                file=sys.stderr,
+            )
+            return 2
         print(f"panel: {server.url}/", flush=True)
     print(f"record: {database}", flush=True)
 

@@ -1,0 +1,76 @@
+"""``sheshbesh read IMAGE [--calibration FILE]``: vision alone, the reading printed as JSON.
+
+``--dice-only`` reads dice anywhere in a photo with no board and prints
+``{"dice": [{"pips": N, "confidence": C, "box": [x, y, w, h]}, ...]}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("image", help="an image file (PNG, JPEG, ...)")
+    parser.add_argument(
+        "--calibration",
+        metavar="FILE",
+        help="a calibration from `sheshbesh calibrate` (default: calibration.json beside the image, "
+        "else the image itself is taken as the starting position)",
+    )
+    parser.add_argument(
+        "--dice-only", action="store_true", help="read dice in a photo with no board"
+    )
+    parser.add_argument(
+        "--overlay", metavar="PNG", help="also write the image with the reading drawn on it"
+    )
+    parser.add_argument(
+        "--settings", metavar="JSON", help="reader thresholds overriding the defaults"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.calibration import Calibration, calibrate
+    from vision.config import ReaderConfig
+    from vision.dice import read_dice_photo
+    from vision.errors import VisionError
+    from vision.images import load_image
+    from vision.overlay import draw_reading
+    from vision.reader import read_board
+
+    try:
+        image = load_image(args.image)
+        if args.dice_only:
+            dice = read_dice_photo(image)
+            result = {
+                "dice": [
+                    {"pips": d.pips, "confidence": round(d.confidence, 4), "box": list(d.box)}
+                    for d in dice
+                ]
+            }
+            print(json.dumps(result))
+            return 0
+        config = ReaderConfig.load(args.settings) if args.settings else ReaderConfig()
+        beside = Path(args.image).with_name("calibration.json")
+        if args.calibration:
+            calibration = Calibration.load(args.calibration)
+        elif beside.is_file():
+            calibration = Calibration.load(beside)
+        else:
+            print(
+                "note: no calibration given; taking this image as the starting position",
+                file=sys.stderr,
+            )
+            calibration = calibrate(image)
+        observation = read_board(image, calibration, config)
+        if args.overlay:
+            import cv2
+
+            cv2.imwrite(args.overlay, draw_reading(image, calibration, observation))
+        print(observation.to_json())
+        return 0
+    except VisionError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
