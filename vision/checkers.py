@@ -1,0 +1,530 @@
+"""Counting checkers on the rectified board: one public function over the top-down image.
+
+Each possible checker place (a *slot*, see :meth:`vision.layout.BoardLayout.slots`) is tested for a
+round rim: rays from the slot's centre must cross a strong edge near the checker's radius. That works
+whatever the colours, even a white checker on a cream point. A checker's colour is the nearer of the
+two learned checker colours, sampled beside its centre where a checker of the layer above never lies.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from sheshbesh.locations import LOCATIONS, OFF_LOCATIONS, POINT_LOCATIONS
+from sheshbesh.observation import LocationCount
+from vision.calibration import RECTIFIED_SCALE, Calibration
+from vision.config import ReaderConfig
+from vision.errors import CalibrationError
+from vision.images import Image
+from vision.layout import BoardLayout
+
+IntArray = npt.NDArray[np.intp]
+FloatArray = npt.NDArray[np.float64]
+_ANGLES = 24
+#: where along each ray from a slot's centre the profile is sampled, in checker radii
+RAY_SPANS = np.linspace(0.15, 1.2, 11)
+
+
+@dataclass(frozen=True)
+class _Sampling:
+    """Precomputed pixel positions for every slot (rectified image coordinates)."""
+
+    locations: tuple[str, ...]
+    owner: IntArray  # slot -> index into locations
+    layer: IntArray  # slot -> 1 or 2
+    centres: FloatArray  # slot -> (x, y) pixels
+    radius: FloatArray  # slot -> radius in pixels
+    ray_x: IntArray  # slot x angle x radius
+    ray_y: IntArray
+    side_x: IntArray  # slot x samples: beside the centre (colour)
+    side_y: IntArray
+    core_x: IntArray  # slot x samples: the centre (colour of a top checker)
+    core_y: IntArray
+
+
+def _grid(radius: float) -> FloatArray:
+    steps = np.linspace(-radius, radius, 4)
+    xs, ys = np.meshgrid(steps, steps)
+    return np.stack([xs.ravel(), ys.ravel()], axis=1)
+
+
+@lru_cache(maxsize=8)
+def _sampling(layout: BoardLayout, scale: float) -> _Sampling:
+    width, height = layout.rectified_size(scale)
+    owner, layer, centres, radii = [], [], [], []
+    rays_x, rays_y, side_x, side_y, core_x, core_y = [], [], [], [], [], []
+    angles = np.linspace(0, 2 * math.pi, _ANGLES, endpoint=False)
+    spans = RAY_SPANS
+    for index, location in enumerate(LOCATIONS):
+        if location in OFF_LOCATIONS:
+            continue
+        diameter = (
+            layout.checker_diameter if location in POINT_LOCATIONS else layout.bar_checker_diameter
+        )
+        r = diameter / 2 * scale
+        for slot_layer, x, y in layout.slots(location):
+            cx, cy = layout.to_pixels(x, y, scale)
+            owner.append(index)
+            layer.append(slot_layer)
+            centres.append((cx, cy))
+            radii.append(r)
+            rx = cx + np.cos(angles)[:, None] * spans[None, :] * r
+            ry = cy + np.sin(angles)[:, None] * spans[None, :] * r
+            rays_x.append(rx)
+            rays_y.append(ry)
+            offset = np.array([0.6 * r, 0.0])
+            side = np.concatenate([_grid(0.08 * r) - offset, _grid(0.08 * r) + offset])
+            side_x.append(cx + side[:, 0])
+            side_y.append(cy + side[:, 1])
+            core = _grid(0.3 * r)
+            core_x.append(cx + core[:, 0])
+            core_y.append(cy + core[:, 1])
+
+    def clip(values: list[FloatArray], limit: int) -> IntArray:
+        return np.clip(np.rint(np.array(values)), 0, limit - 1).astype(np.intp)
+
+    return _Sampling(
+        locations=LOCATIONS,
+        owner=np.array(owner, np.intp),
+        layer=np.array(layer, np.intp),
+        centres=np.array(centres, np.float64),
+        radius=np.array(radii, np.float64),
+        ray_x=clip(rays_x, width),
+        ray_y=clip(rays_y, height),
+        side_x=clip(side_x, width),
+        side_y=clip(side_y, height),
+        core_x=clip(core_x, width),
+        core_y=clip(core_y, height),
+    )
+
+
+def edge_magnitude(top: Image) -> npt.NDArray[np.float32]:
+    """Per-pixel edge strength of a BGR image: the largest Sobel L1 magnitude over the channels / 4."""
+    smooth = cv2.GaussianBlur(top, (0, 0), 1.0)
+    dx = np.abs(cv2.Sobel(smooth, cv2.CV_16S, 1, 0, ksize=3))
+    dy = np.abs(cv2.Sobel(smooth, cv2.CV_16S, 0, 1, ksize=3))
+    magnitude = (dx + dy).max(axis=2).astype(np.float32) / 4.0
+    return np.asarray(magnitude, np.float32)
+
+
+def _to_lab(colours: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    pixels = np.clip(colours, 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    return cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float64)
+
+
+@dataclass(frozen=True)
+class SlotEvidence:
+    """What the reader measured at every slot (kept for overlays and tuning)."""
+
+    rim: FloatArray  # evidence of a checker: > 0 seen, < 0 not
+    white: npt.NDArray[np.bool_]  # nearer to the white checker colour
+    whiteness: FloatArray  # > 0 nearer white, < 0 nearer black, in -1..1
+    present: npt.NDArray[np.bool_]
+    centres: FloatArray
+    radius: FloatArray
+    owner: IntArray
+    layer: IntArray
+
+
+def _checker_colour_is_white(
+    samples: FloatArray, calibration: Calibration
+) -> npt.NDArray[np.bool_]:
+    try:
+        white = np.array(calibration.colours["white"], np.float64)
+        black = np.array(calibration.colours["black"], np.float64)
+    except KeyError as error:
+        raise CalibrationError(
+            f"calibration has no learned colour {error}; calibrate on the starting position"
+        ) from error
+    lab = _to_lab(samples)
+    reference = _to_lab(np.stack([white, black]))
+    weights = np.array([0.6, 1.0, 1.0])  # lightness varies most with the light
+    d_white = (((lab - reference[0]) * weights) ** 2).sum(axis=1)
+    d_black = (((lab - reference[1]) * weights) ** 2).sum(axis=1)
+    result: npt.NDArray[np.bool_] = d_white < d_black
+    return result
+
+
+BACKGROUND_NAMES: tuple[str, ...] = ("tray", "bar", "board", "point-odd", "point-even", "tray")
+
+
+@lru_cache(maxsize=8)
+def background_labels(layout: BoardLayout, scale: float = RECTIFIED_SCALE) -> npt.NDArray[np.uint8]:
+    """What an empty board shows at each pixel of the rectified image: an index into
+    :data:`BACKGROUND_NAMES` (the rim and the margin count as tray-coloured surroundings)."""
+    width, height = layout.rectified_size(scale)
+    labels = np.zeros((height, width), np.uint8)
+
+    def poly(points: list[tuple[float, float]]) -> npt.NDArray[np.int32]:
+        return (
+            np.array([layout.to_pixels(x, y, scale) for x, y in points], np.float64)
+            .round()
+            .astype(np.int32)
+        )
+
+    x0, y0, x1, y1 = layout.field_rect()
+    cv2.fillPoly(labels, [poly([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])], 1)
+    for hx0, hy0, hx1, hy1 in layout.halves().values():
+        cv2.fillPoly(labels, [poly([(hx0, hy0), (hx1, hy0), (hx1, hy1), (hx0, hy1)])], 2)
+    for n in range(1, 25):
+        px0, py0, px1, py1 = layout.rect(f"p{n}")
+        if n <= 12:
+            triangle = [(px0, py1), (px1, py1), ((px0 + px1) / 2, py0)]
+        else:
+            triangle = [(px0, py0), (px1, py0), ((px0 + px1) / 2, py1)]
+        cv2.fillPoly(labels, [poly(triangle)], 3 if n % 2 else 4)
+    for location in OFF_LOCATIONS:
+        tx0, ty0, tx1, ty1 = layout.rect(location)
+        cv2.fillPoly(labels, [poly([(tx0, ty0), (tx1, ty0), (tx1, ty1), (tx0, ty1)])], 5)
+    return labels
+
+
+def _lab_pixels(pixels: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    shape = pixels.shape
+    lab = (
+        cv2.cvtColor(pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(shape).astype(np.float32)
+    )
+    return np.asarray(lab, np.float32)
+
+
+_WEIGHTS = np.array([0.6, 1.0, 1.0], np.float32)  # lightness varies most with the light
+
+
+def _references(
+    calibration: Calibration,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    try:
+        checkers = np.array([calibration.colours[n] for n in ("white", "black")], np.float64)
+        background = np.array([calibration.colours[n] for n in BACKGROUND_NAMES], np.float64)
+    except KeyError as error:
+        raise CalibrationError(
+            f"calibration has no learned colour {error}; calibrate on the starting position"
+        ) from error
+    return _to_lab(checkers).astype(np.float32), _to_lab(background).astype(np.float32)
+
+
+def _ray_profiles(top: Image, sampling: _Sampling) -> npt.NDArray[np.float32]:
+    """slot x angle x (3 * len(RAY_SPANS)): BGR values along each ray, channel by channel."""
+    values = top[sampling.ray_y, sampling.ray_x].astype(np.float32)  # slot x angle x span x 3
+    return np.ascontiguousarray(
+        values.transpose(0, 1, 3, 2).reshape(values.shape[0], values.shape[1], -1)
+    )
+
+
+def _normalise(profiles: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    centred = profiles - profiles.mean(axis=-1, keepdims=True)
+    norm = np.sqrt((centred**2).sum(axis=-1, keepdims=True))
+    return np.asarray(centred / np.maximum(norm, 8.0), np.float32)
+
+
+_BLOCK = 16
+_reference_blocks: dict[int, tuple[Image, npt.NDArray[np.float32]]] = {}
+
+
+def _block_grey(image: Image, cols: int, rows: int) -> npt.NDArray[np.float32]:
+    small = cv2.resize(image, (cols, rows), interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), np.float32)
+
+
+def light_change(top: Image, reference: Image) -> npt.NDArray[np.float32]:
+    """How much brighter each pixel's light is now than in ``reference`` (H x W float32, 1 = same).
+
+    The ratio of block means, then a median over 5 x 5 blocks twice over, so that checkers and dice
+    (which change the picture, not the light) do not count.
+    """
+    height, width = top.shape[:2]
+    rows, cols = height // _BLOCK, width // _BLOCK
+    small = _block_grey(top, cols, rows)
+    cached = _reference_blocks.get(id(reference))
+    if cached is None or cached[0] is not reference:
+        _reference_blocks.clear()
+        cached = (reference, _block_grey(reference, cols, rows))
+        _reference_blocks[id(reference)] = cached
+    ratio = (small + 10.0) / (cached[1] + 10.0)
+    ratio = cv2.medianBlur(cv2.medianBlur(ratio, 5), 5)
+    gain = cv2.resize(ratio, (width, height), interpolation=cv2.INTER_LINEAR)
+    return np.asarray(np.clip(gain, 0.4, 2.5), np.float32)
+
+
+def learn_profiles(
+    top: Image, layout: BoardLayout, slots: dict[str, list[int]]
+) -> dict[str, list[float]]:
+    """The median ray profile of each colour's checkers at known ``slots`` (colour -> slot indices)."""
+    sampling = _sampling(layout, RECTIFIED_SCALE)
+    profiles = _ray_profiles(top, sampling)
+    out: dict[str, list[float]] = {}
+    for colour, wanted in slots.items():
+        index = np.array(wanted, np.intp)
+        out[colour] = [
+            float(v) for v in np.median(profiles[index].reshape(-1, profiles.shape[2]), axis=0)
+        ]
+    return out
+
+
+def slot_indices(layout: BoardLayout, placed: dict[str, int]) -> list[int]:
+    """Indices of the first ``count`` slots at each location of ``placed`` (into the slot table)."""
+    sampling = _sampling(layout, RECTIFIED_SCALE)
+    out: list[int] = []
+    for location, count in placed.items():
+        out += [int(i) for i in np.flatnonzero(sampling.owner == LOCATIONS.index(location))[:count]]
+    return out
+
+
+def read_slots(
+    top: Image,
+    calibration: Calibration,
+    config: ReaderConfig | None = None,
+    scale: float = RECTIFIED_SCALE,
+    gain: npt.NDArray[np.float32] | None = None,
+) -> SlotEvidence:
+    """Measure every point and bar slot of the rectified image ``top`` (H x W x 3 uint8).
+
+    Two cues, summed into one score per slot (> 0: a checker): the colour beside the slot's centre,
+    nearer a checker colour than what the empty board shows there; and the shape, the share of rays
+    from the centre whose profile correlates with a checker's (learned at calibration).
+    """
+    config = config or ReaderConfig()
+    sampling = _sampling(calibration.layout, scale)
+    try:
+        templates = np.array(
+            [calibration.profiles["white"], calibration.profiles["black"]], np.float32
+        )
+    except KeyError as error:
+        raise CalibrationError(
+            f"calibration has no learned checker profile {error}; calibrate on the starting position"
+        ) from error
+    profiles = _ray_profiles(top, sampling)
+    normalised = _normalise(profiles)
+    reference = _normalise(templates)
+    scores = np.einsum("sak,ck->sac", normalised, reference).max(axis=2)  # slot x angle
+    rim = (scores >= config.ray_match).mean(axis=1)
+    checkers, background = _references(calibration)
+    seen = top[sampling.side_y, sampling.side_x]
+    if calibration.reference is not None:
+        if gain is None:
+            gain = light_change(top, calibration.reference)
+        light = gain[sampling.side_y, sampling.side_x]
+        seen = np.clip(seen.astype(np.float32) / light[:, :, None], 0, 255).astype(np.uint8)
+    lab = _lab_pixels(seen)  # slot x sample x 3
+    if calibration.reference is not None:
+        expected = _lab_pixels(calibration.reference[sampling.side_y, sampling.side_x])
+    else:
+        labels = background_labels(calibration.layout, scale)[sampling.side_y, sampling.side_x]
+        expected = background[labels]
+    d_background = np.sqrt((((lab - expected) * _WEIGHTS) ** 2).sum(axis=2)).mean(axis=1)
+    mean = lab.mean(axis=1)
+    d_white = np.sqrt((((mean - checkers[0]) * _WEIGHTS) ** 2).sum(axis=1))
+    d_black = np.sqrt((((mean - checkers[1]) * _WEIGHTS) ** 2).sum(axis=1))
+    d_checker = np.minimum(d_white, d_black)
+    colour_score = (d_background - d_checker) / (d_background + d_checker + 1e-6)
+    score = colour_score + config.shape_weight * (rim - config.rim_fraction)
+    whiteness = (d_black - d_white) / (d_black + d_white + 1e-6)
+    return SlotEvidence(
+        rim=score.astype(np.float64),
+        white=whiteness > 0,
+        whiteness=whiteness.astype(np.float64),
+        present=score > 0,
+        centres=sampling.centres,
+        radius=sampling.radius,
+        owner=sampling.owner,
+        layer=sampling.layer,
+    )
+
+
+def _confidence(scores: FloatArray) -> float:
+    if scores.size == 0:
+        return 1.0
+    return round(min(1.0, 0.5 + float(np.min(np.abs(scores)))), 4)
+
+
+def count_checkers(
+    top: Image,
+    calibration: Calibration,
+    config: ReaderConfig | None = None,
+    gain: npt.NDArray[np.float32] | None = None,
+) -> tuple[dict[str, LocationCount], SlotEvidence]:
+    """Checkers of each colour at each location of the rectified image ``top``.
+
+    Points: the first row counts from the base; a second-layer checker over a gap also proves the
+    two checkers under it. Bars: from the outer edge. Trays: see :func:`count_tray`.
+    ``gain`` is :func:`light_change` of ``top`` if already known. Returns the counts (every name
+    in LOCATIONS) and the per-slot evidence.
+    """
+    config = config or ReaderConfig()
+    if gain is None and calibration.reference is not None:
+        gain = light_change(top, calibration.reference)
+    evidence = read_slots(top, calibration, config, gain=gain)
+    present = np.zeros_like(evidence.present)
+    counts: dict[str, LocationCount] = {}
+    for index, location in enumerate(LOCATIONS):
+        if location in OFF_LOCATIONS:
+            counts[location] = count_tray(top, calibration, location, gain)
+            continue
+        slots = np.flatnonzero(evidence.owner == index)
+        layers = evidence.layer[slots]
+        first, second = slots[layers == 1], slots[layers == 2]
+        second_scores = evidence.rim[second]
+        if second.size:
+            # one point holds one colour: a second-layer checker unlike the row under it is doubtful
+            seen_above = evidence.rim[second] > 0
+            row_colour = np.sign(
+                evidence.whiteness[first].sum() + evidence.whiteness[second][seen_above].sum()
+            )
+            unlike = np.sign(evidence.whiteness[second]) != row_colour
+            second_scores = second_scores - config.mixed_penalty * unlike
+        n_first, n_second = _best_stack(evidence.rim[first], second_scores)
+        chosen = list(first[:n_first]) + list(second[:n_second])
+        present[chosen] = True
+        seen = np.array(chosen, np.intp)
+        white = _white_count(evidence.whiteness[seen])
+        black = int(seen.size - white)
+        decided = (
+            np.concatenate([first, second[: max(1, len(chosen) - first.size + 1)]])
+            if n_first == first.size
+            else first
+        )
+        confidence = _confidence(evidence.rim[decided])
+        counts[location] = LocationCount(white, black, confidence, confidence)
+    evidence = replace(evidence, present=present)
+    return counts, evidence
+
+
+#: a checker whose colour is this unsure follows the rest of its stack
+_COLOUR_DOUBT = 0.7
+
+
+def _white_count(whiteness: FloatArray) -> int:
+    """White checkers in a stack; a doubtful one takes the colour the stack as a whole shows."""
+    if whiteness.size == 0:
+        return 0
+    stack_is_white = float(whiteness.sum()) > 0
+    sure = np.abs(whiteness) >= _COLOUR_DOUBT
+    white = np.where(sure, whiteness > 0, stack_is_white)
+    return int(white.sum())
+
+
+def _prefix_gains(scores: FloatArray) -> FloatArray:
+    """For each n: sum(s[:n]) - sum(s[n:]), how well "n checkers from the base" fits."""
+    totals = np.concatenate([[0.0], np.cumsum(scores)])
+    return np.asarray(2 * totals - totals[-1], np.float64)
+
+
+def _best_stack(first: FloatArray, second: FloatArray) -> tuple[int, int]:
+    """Checkers in the first row and in the second layer that best fit the slot scores.
+
+    The second layer exists only over a full first row, so it weighs in on the first row's count.
+    """
+    gains = _prefix_gains(first)
+    if second.size == 0:
+        return int(np.argmax(gains)), 0
+    second_gains = _prefix_gains(second)
+    options = gains.copy()
+    options[:-1] += second_gains[0]  # an incomplete row carries nothing
+    options[-1] += second_gains.max()
+    n_first = int(np.argmax(options))
+    n_second = int(np.argmax(second_gains)) if n_first == first.size else 0
+    return n_first, n_second
+
+
+def _best_prefix(scores: FloatArray) -> int:
+    """How many slots from the base hold checkers: the n maximising sum(s[:n]) - sum(s[n:])."""
+    if scores.size == 0:
+        return 0
+    totals = np.concatenate([[0.0], np.cumsum(scores)])
+    gains = 2 * totals - totals[-1]
+    return int(np.argmax(gains))
+
+
+_TRAY_LEAN = 0.3
+
+
+def _pitch_texture(image: Image, layout: BoardLayout, location: str, scale: float) -> FloatArray:
+    """Per tray pitch, the spread of grey levels along the tray's length across that pitch."""
+    x0, _, x1, _ = layout.rect(location)
+    pitch = layout.tray_pitch
+    offsets = np.linspace(-0.5, 0.5, 9) * pitch
+    columns = np.array([-0.2, 0.0, 0.2]) * (x1 - x0)
+    height, width = image.shape[:2]
+    out = []
+    for _, x, y in layout.slots(location):
+        xs = np.array([layout.to_pixels(x + c, y, scale)[0] for c in columns])
+        ys = np.array([layout.to_pixels(x, y + o, scale)[1] for o in offsets])
+        ix = np.clip(np.rint(xs), 0, width - 1).astype(np.intp)
+        iy = np.clip(np.rint(ys), 0, height - 1).astype(np.intp)
+        grey = image[iy[:, None], ix[None, :]].astype(np.float64).mean(axis=2)
+        out.append(float(grey.std(axis=0).mean()))
+    return np.array(out)
+
+
+def count_tray(
+    top: Image,
+    calibration: Calibration,
+    location: str,
+    gain: npt.NDArray[np.float32] | None = None,
+    scale: float = RECTIFIED_SCALE,
+) -> LocationCount:
+    """Checkers standing on edge in a bear-off tray: each pitch is empty tray, white or black.
+
+    A pitch is compared with the empty tray of the calibration (``gain``: the light's change, see
+    :func:`light_change`) and with both checker colours; the count is the best prefix from the
+    tray's outer end.
+    """
+    layout = calibration.layout
+    x0, _, x1, _ = layout.rect(location)
+    half_width = (x1 - x0) * 0.3 * scale
+    half_height = layout.tray_pitch * 0.25 * scale
+    xs, ys = [], []
+    for _, x, y in layout.slots(location):
+        u, v = layout.to_pixels(x, y, scale)
+        grid_x, grid_y = np.meshgrid(
+            np.linspace(u - half_width, u + half_width, 7),
+            np.linspace(v - half_height, v + half_height, 3),
+        )
+        xs.append(grid_x.ravel())
+        ys.append(grid_y.ravel())
+    height, width = top.shape[:2]
+    ix = np.clip(np.rint(np.array(xs)), 0, width - 1).astype(np.intp)
+    iy = np.clip(np.rint(np.array(ys)), 0, height - 1).astype(np.intp)
+    checkers, background = _references(calibration)
+    raw = top[iy, ix]
+    raw_mean = _lab_pixels(raw).mean(axis=1)
+    if calibration.reference is not None:
+        light = gain[iy, ix] if gain is not None else np.ones(ix.shape, np.float32)
+        corrected = np.clip(raw.astype(np.float32) / light[:, :, None], 0, 255).astype(np.uint8)
+        lab = _lab_pixels(corrected).mean(axis=1)
+        empty = _lab_pixels(calibration.reference[iy, ix]).mean(axis=1)
+    else:
+        lab = raw_mean
+        empty = np.repeat(background[BACKGROUND_NAMES.index("tray")][None, :], len(xs), axis=0)
+    d_empty = np.sqrt((((lab - empty) * _WEIGHTS) ** 2).sum(axis=1))
+    d_white = np.sqrt((((raw_mean - checkers[0]) * _WEIGHTS) ** 2).sum(axis=1))
+    d_black = np.sqrt((((raw_mean - checkers[1]) * _WEIGHTS) ** 2).sum(axis=1))
+    d_checker = np.minimum(
+        np.sqrt((((lab - checkers[0]) * _WEIGHTS) ** 2).sum(axis=1)),
+        np.sqrt((((lab - checkers[1]) * _WEIGHTS) ** 2).sum(axis=1)),
+    )
+    score = (d_empty - d_checker) / (d_empty + d_checker + 1e-6)
+    if calibration.reference is not None:
+        # a checker on edge shows its rims across the pitch; an empty tray is plain
+        score = score + np.clip(
+            0.04
+            * (
+                _pitch_texture(top, layout, location, scale)
+                - _pitch_texture(calibration.reference, layout, location, scale)
+            ),
+            -0.5,
+            0.5,
+        )
+    count = _best_prefix(score)
+    whiteness = (d_black - d_white) / (d_black + d_white + 1e-6)
+    # a tray holds its owner's checkers: lean that way when the colour is in doubt
+    whiteness = whiteness + (_TRAY_LEAN if location == "off-white" else -_TRAY_LEAN)
+    white = _white_count(whiteness[:count])
+    confidence = _confidence(score)
+    return LocationCount(white, count - white, confidence, confidence)

@@ -1,0 +1,454 @@
+"""Reading a whole board: checkers, dice and cube of one camera frame, as an Observation.
+
+>>> import numpy as np
+>>> from vision.calibration import calibrate
+>>> from vision.render import DieSpec, Scene, random_style, render
+>>> rng = np.random.default_rng(7)
+>>> style = random_style(rng, hard=False)
+>>> calibration = calibrate(render(Scene.starting(), style, rng))
+>>> frame = render(Scene.starting(dice=(DieSpec(6), DieSpec(2))), style, rng)
+>>> observation = read_board(frame, calibration)
+>>> observation.count("p6", "white"), sorted(d.pips for d in observation.dice)
+(5, [2, 6])
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from sheshbesh.locations import CUBE_PLACES
+from sheshbesh.observation import CubeReading, DieReading, FrameState, Observation
+from vision.calibration import RECTIFIED_SCALE, Calibration
+from vision.checkers import SlotEvidence, count_checkers, light_change
+from vision.config import ReaderConfig
+from vision.images import Image, check_image
+from vision.layout import CUBE_FACES, BoardLayout
+from vision.render import cube_face_image
+
+FloatArray = npt.NDArray[np.float64]
+#: pixels per board unit of the close-up patches in which pips and cube faces are read
+PATCH_SCALE = 1400.0
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    """An observation with what the reader measured on the way (for overlays and tuning)."""
+
+    observation: Observation
+    top: Image
+    slots: SlotEvidence
+    dice_centres: tuple[tuple[float, float], ...]  # board units
+
+
+def board_patch(
+    image: Image,
+    calibration: Calibration,
+    centre: tuple[float, float],
+    size: float,
+    scale: float = PATCH_SCALE,
+) -> Image:
+    """A top-down close-up of the board around ``centre`` (board units), ``size`` units wide."""
+    side = max(8, round(size * scale))
+    cx, cy = centre
+    units_to_patch = np.array(
+        [[scale, 0, side / 2 - cx * scale], [0, scale, side / 2 - cy * scale], [0, 0, 1.0]]
+    )
+    matrix = units_to_patch @ np.linalg.inv(calibration.homography)
+    patch = cv2.warpPerspective(
+        image, matrix, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return np.asarray(patch, np.uint8)
+
+
+@lru_cache(maxsize=8)
+def _field_mask(layout: BoardLayout, scale: float) -> npt.NDArray[np.uint8]:
+    width, height = layout.rectified_size(scale)
+    mask = np.zeros((height, width), np.uint8)
+    for x0, y0, x1, y1 in layout.halves().values():
+        a = layout.to_pixels(x0, y0, scale)
+        b = layout.to_pixels(x1, y1, scale)
+        cv2.rectangle(
+            mask, (round(a[0]) + 2, round(a[1]) + 2), (round(b[0]) - 2, round(b[1]) - 2), 255, -1
+        )
+    return mask
+
+
+@lru_cache(maxsize=8)
+def _field_box(layout: BoardLayout, scale: float) -> tuple[int, int, int, int]:
+    """The playing field's bounding box in the rectified image: x0, y0, x1, y1 pixels."""
+    x0, y0, x1, y1 = layout.field_rect()
+    a = layout.to_pixels(x0, y0, scale)
+    b = layout.to_pixels(x1, y1, scale)
+    return (int(a[0]), int(a[1]), int(b[0]) + 1, int(b[1]) + 1)
+
+
+_reference_lab: dict[int, tuple[Image, npt.NDArray[np.float32]]] = {}
+
+
+def _change_map(
+    top: Image,
+    calibration: Calibration,
+    gain: npt.NDArray[np.float32],
+    box: tuple[int, int, int, int],
+) -> npt.NDArray[np.float32]:
+    """How far each pixel of ``box`` (light evened out) is from the calibration's empty board.
+
+    At half resolution (every second pixel each way): a die is still a dozen pixels wide.
+    """
+    reference = calibration.reference
+    assert reference is not None
+    x0, y0, x1, y1 = box
+    cached = _reference_lab.get(id(reference))
+    if cached is None or cached[0] is not reference:
+        if len(_reference_lab) > 8:
+            _reference_lab.clear()
+        lab = cv2.cvtColor(reference[y0:y1:2, x0:x1:2], cv2.COLOR_BGR2LAB).astype(np.float32)
+        cached = (reference, lab * np.array([0.6, 1.0, 1.0], np.float32))
+        _reference_lab[id(reference)] = cached
+    crop = top[y0:y1:2, x0:x1:2].astype(np.float32) / gain[y0:y1:2, x0:x1:2, None]
+    even = np.clip(crop, 0, 255).astype(np.uint8)
+    now = cv2.cvtColor(even, cv2.COLOR_BGR2LAB).astype(np.float32) * np.array(
+        [0.6, 1.0, 1.0], np.float32
+    )
+    difference = now - cached[1]
+    return np.asarray(np.sqrt(np.einsum("ijk,ijk->ij", difference, difference)), np.float32)
+
+
+def find_dice(
+    top: Image,
+    calibration: Calibration,
+    slots: SlotEvidence,
+    gain: npt.NDArray[np.float32],
+    config: ReaderConfig,
+    scale: float = RECTIFIED_SCALE,
+) -> list[tuple[float, float]]:
+    """Centres (board units) of die-sized things on the playing field that are neither board nor checker."""
+    layout = calibration.layout
+    box = _field_box(layout, scale)
+    x0, y0, x1, y1 = box
+    change = _change_map(top, calibration, gain, box)
+    field = _field_mask(layout, scale)[y0:y1:2, x0:x1:2] > 0
+    mask = ((change > config.die_change) & field).astype(np.uint8)
+    for (x, y), radius, present in zip(slots.centres, slots.radius, slots.present, strict=True):
+        if present:
+            centre = (round((x - x0) / 2), round((y - y0) / 2))
+            cv2.circle(mask, centre, round(radius * 0.56), 0, -1)
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask)
+    side = layout.die_size * scale / 2  # pixels of the half-resolution mask
+    found: list[tuple[float, float, float]] = []
+    for index in range(1, count):
+        x, y, w, h, area = stats[index]
+        if not 0.35 * side * side <= area <= 3.2 * side * side:
+            continue
+        if max(w, h) > 3.0 * side or min(w, h) < 0.45 * side:
+            continue
+        u = (2 * centroids[index][0] + x0) / scale - layout.margin
+        v = (2 * centroids[index][1] + y0) / scale - layout.margin
+        found.append((float(area), float(u), float(v)))
+    found.sort(reverse=True)
+    return [(u, v) for _, u, v in found[:4]]
+
+
+def read_die(patch: Image, die_size_pixels: float, config: ReaderConfig) -> tuple[int, float, bool]:
+    """Pips, confidence and cockedness of the die in the middle of a top-down close-up ``patch``.
+
+    The die's colour is the commoner one near the centre; a light die has dark pips, a dark die
+    light ones. Pips are blobs of pip size whose centres lie on the die's face. A cocked die shows
+    its pips foreshortened: ellipses, not circles.
+    """
+    side = patch.shape[0]
+    lab = cv2.cvtColor(cv2.GaussianBlur(patch, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lightness = lab[:, :, 0]
+    ys, xs = np.mgrid[0:side, 0:side]
+    radial = np.hypot(xs - side / 2, ys - side / 2)
+    near = radial < 0.3 * die_size_pixels
+    body_l = float(np.median(lightness[near]))
+    light_body = body_l >= config.light_die
+    # centre on the die's own colour (its shadow and a tilted side moved the first guess)
+    body = np.median(lab[near], axis=0)
+    distance = np.sqrt((((lab - body) * np.array([0.7, 1.0, 1.0], np.float32)) ** 2).sum(axis=2))
+    face = ((distance < config.die_body_distance) & (radial < 0.75 * die_size_pixels)).astype(
+        np.uint8
+    )
+    face = cv2.morphologyEx(face, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(face)
+    overlap = np.bincount(labels[near].ravel(), minlength=count)
+    overlap[0] = 0
+    centre_x, centre_y = side / 2, side / 2
+    if count > 1 and overlap.max() > 0:
+        best = int(overlap.argmax())
+        if stats[best][4] < 1.6 * die_size_pixels**2:  # not run into a background of its colour
+            centre_x, centre_y = float(centroids[best][0]), float(centroids[best][1])
+    contrast = (body_l - lightness) if light_body else (lightness - body_l)
+    # half way between the die and its pips' deepest tone, so blurred neighbours stay apart
+    on_face = radial < 0.5 * die_size_pixels
+    deepest = float(np.percentile(contrast[on_face], 98))
+    pip_mask = (contrast > max(config.pip_contrast, 0.5 * deepest)).astype(np.uint8)
+    contours, _ = cv2.findContours(pip_mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    expected = math.pi * (0.085 * die_size_pixels) ** 2
+    reach = 0.5 * die_size_pixels
+    pips, shapes, sizes = 0, [], []
+    slants: list[float] = []
+    shaped: list[tuple[float, float]] = []
+    spots: list[tuple[float, float]] = []
+    for contour in contours:
+        area = float(cv2.contourArea(contour)) + 0.5 * len(contour)
+        if area < 0.4 * expected or area > 5 * expected:
+            continue
+        moments = cv2.moments(contour)
+        if moments["m00"] <= 0:
+            continue
+        cx, cy = moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]
+        if math.hypot(cx - centre_x, cy - centre_y) > reach:
+            continue
+        if len(contour) >= 5:
+            (_, _), (d1, d2), slant = cv2.fitEllipse(contour)
+            shapes.append(min(d1, d2) / max(d1, d2, 1e-6))
+            slants.append(math.radians(slant if d1 >= d2 else slant + 90))  # the long axis
+            shaped.append((cx, cy))
+        n = max(1, round(area / (1.6 * expected))) if area > 2.6 * expected else 1
+        pips += n
+        sizes.append(area / (n * expected))
+        spots.append((cx, cy))
+    cocked = _tilted(shapes, slants, shaped, config)
+    if not 1 <= pips <= 6:
+        return max(0, min(pips, 6)), 0.2, cocked
+    confidence = float(np.clip(1.0 - np.abs(np.array(sizes) - 1.0).mean() * 0.5, 0.3, 1.0))
+    if pips == 1:  # a lone pip is often cut larger; its size says little
+        confidence = max(confidence, 0.9)
+    # a die's middle is all die: its own colour or its pips
+    middle = np.hypot(xs - centre_x, ys - centre_y) < 0.3 * die_size_pixels
+    die_like = (distance < config.die_body_distance) | (pip_mask > 0)
+    confidence *= float(die_like[middle].mean())
+    if not _symmetric(spots, 0.13 * die_size_pixels):
+        # every flat face is symmetric about its middle; a tilted one may have run pips together
+        if not cocked:
+            return 0, 0.0, cocked
+        confidence *= 0.5
+    return pips, round(confidence, 4), cocked
+
+
+def _tilted(
+    shapes: list[float],
+    slants: list[float],
+    centres: list[tuple[float, float]],
+    config: ReaderConfig,
+) -> bool:
+    """Whether pips look foreshortened one way, as on a die leaning against something.
+
+    One pip: it must be clearly oval. Several: their mean elongation, weighted by how well their
+    long axes agree, counting only pips stretched across the line to their nearest neighbour (on
+    a tilted face pips crowd along the tilt and stretch across it; blur between close pips
+    stretches them towards each other instead).
+    """
+    if not shapes:
+        return False
+    if len(shapes) == 1:
+        return bool(shapes[0] < config.cocked_squash)
+    points = np.array(centres, np.float64)
+    gaps = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
+    np.fill_diagonal(gaps, np.inf)
+    nearest = points[gaps.argmin(axis=1)] - points
+    towards = np.arctan2(nearest[:, 1], nearest[:, 0])
+    across = np.abs(np.sin(np.array(slants) - towards))
+    elongation = (1.0 - np.array(shapes)) * across
+    doubled = np.exp(2j * np.array(slants))
+    agreement = abs(np.sum(elongation * doubled)) / max(float(elongation.sum()), 1e-6)
+    return bool(float(elongation.mean()) * agreement > config.cocked_elongation)
+
+
+def _symmetric(spots: list[tuple[float, float]], tolerance: float) -> bool:
+    """Whether the pips sit symmetrically about their middle, as on every face from 1 to 6."""
+    if len(spots) < 2:
+        return True
+    points = np.array(spots, np.float64)
+    mirrored = 2 * points.mean(axis=0) - points
+    distances = np.linalg.norm(points[:, None, :] - mirrored[None, :, :], axis=2)
+    return bool(distances.min(axis=0).max() <= tolerance)
+
+
+def _camera_box(
+    calibration: Calibration, centre: tuple[float, float], size: float
+) -> tuple[int, int, int, int]:
+    cx, cy = centre
+    half = size / 2
+    corners = np.array(
+        [
+            (cx - half, cy - half),
+            (cx + half, cy - half),
+            (cx + half, cy + half),
+            (cx - half, cy + half),
+        ]
+    )
+    seen = calibration.to_camera(corners)
+    x0, y0 = seen.min(axis=0)
+    x1, y1 = seen.max(axis=0)
+    return (int(x0), int(y0), math.ceil(x1 - x0), math.ceil(y1 - y0))
+
+
+@lru_cache(maxsize=16)
+def _cube_templates(side: int) -> tuple[tuple[int, npt.NDArray[np.float32]], ...]:
+    """Ink of each cube face (float 0..1, inner part), in the four ways the cube can lie."""
+    out = []
+    for value in CUBE_FACES:
+        face = cube_face_image(value, side)
+        grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        ink = (255.0 - grey) / 255.0
+        inner = ink[side // 8 : side - side // 8, side // 8 : side - side // 8]
+        for turn in range(4):
+            out.append((value, np.ascontiguousarray(np.rot90(inner, turn))))
+    return tuple(out)
+
+
+def read_cube(
+    image: Image,
+    calibration: Calibration,
+    config: ReaderConfig,
+    gain: npt.NDArray[np.float32] | None = None,
+) -> CubeReading | None:
+    """Where the cube rests and its face: the resting place whose close-up holds a cube-coloured
+    square, read by matching its ink against each face in each of four turns."""
+    layout = calibration.layout
+    if "cube" not in calibration.colours:
+        return None
+    body = np.array(calibration.colours["cube"], np.float32)
+    body_lab = (
+        cv2.cvtColor(body.clip(0, 255).astype(np.uint8).reshape(1, 1, 3), cv2.COLOR_BGR2LAB)
+        .reshape(3)
+        .astype(np.float32)
+    )
+    best: tuple[float, str, Image] | None = None
+    scale = PATCH_SCALE / 2
+    for place in CUBE_PLACES:
+        x0, y0, x1, y1 = layout.cube_rect(place)
+        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+        patch = board_patch(image, calibration, centre, layout.cube_size * 1.8, scale)
+        even = patch
+        if gain is not None:  # even out a passing shadow before comparing colours
+            u, v = layout.to_pixels(centre[0], centre[1], RECTIFIED_SCALE)
+            light = float(gain[min(round(v), gain.shape[0] - 1), min(round(u), gain.shape[1] - 1)])
+            even = np.clip(patch.astype(np.float32) / light, 0, 255).astype(np.uint8)
+        lab = cv2.cvtColor(even, cv2.COLOR_BGR2LAB).astype(np.float32)
+        distance = np.sqrt(
+            (((lab - body_lab) * np.array([0.5, 1.0, 1.0], np.float32)) ** 2).sum(axis=2)
+        )
+        # only the cube's own footprint: beside the bar lies the field, perhaps of the cube's colour
+        side = patch.shape[0]
+        inner = round(side * 0.7 / 1.8 / 2)
+        core = distance[
+            side // 2 - inner : side // 2 + inner, side // 2 - inner : side // 2 + inner
+        ]
+        share = float((core < config.cube_body_distance).mean())
+        if best is None or share > best[0]:
+            best = (share, place, patch)
+    assert best is not None
+    share, place, patch = best
+    if share < config.cube_presence:
+        return None
+    value, score = _cube_face(patch, layout.cube_size * scale, body_lab)
+    confidence = float(np.clip(share * score, 0.0, 1.0))
+    return CubeReading(value, place, round(confidence, 4))
+
+
+def _cube_face(
+    patch: Image, side_pixels: float, body_lab: npt.NDArray[np.float32]
+) -> tuple[int, float]:
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    distance = np.sqrt(
+        (((lab - body_lab) * np.array([0.5, 1.0, 1.0], np.float32)) ** 2).sum(axis=2)
+    )
+    region = (distance < 30).astype(np.uint8)
+    side = patch.shape[0]
+    reach = round(side * 0.75 / 1.8)  # the cube, turned, and no further
+    window = np.zeros_like(region)
+    window[side // 2 - reach : side // 2 + reach, side // 2 - reach : side // 2 + reach] = 1
+    region &= window
+    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return 64, 0.0
+    outline = max(contours, key=cv2.contourArea)
+    (cx, cy), (_w, _h), angle = cv2.minAreaRect(outline)
+    side = round(side_pixels)
+    turn = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    turn[:, 2] += np.array((side / 2 - cx, side / 2 - cy))
+    upright = cv2.warpAffine(
+        patch, turn, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    grey = cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    inner = grey[side // 8 : side - side // 8, side // 8 : side - side // 8]
+    low, high = float(np.percentile(inner, 5)), float(np.percentile(inner, 95))
+    ink = np.clip((high - inner) / max(high - low, 1.0), 0, 1).astype(np.float32)
+    best_value, best_score = 64, -1.0
+    for value, template in _cube_templates(side):
+        if template.shape != ink.shape:
+            template = np.asarray(cv2.resize(template, (ink.shape[1], ink.shape[0])), np.float32)
+        result = cv2.matchTemplate(ink, template, cv2.TM_CCOEFF_NORMED)
+        score = float(result.max())
+        if score > best_score:
+            best_value, best_score = value, score
+    return best_value, max(0.0, best_score)
+
+
+def read_board(
+    image: Image,
+    calibration: Calibration,
+    config: ReaderConfig | None = None,
+    *,
+    state: FrameState = "settled",
+    frame: int = 0,
+    time: float = 0.0,
+) -> Observation:
+    """Everything on the board in ``image`` (BGR uint8, the calibration's size) as an Observation.
+
+    Raises :class:`vision.errors.ImageError` for a bad image and
+    :class:`vision.errors.CalibrationError` for a calibration without learned colours.
+    """
+    return read_board_in_detail(
+        image, calibration, config, state=state, frame=frame, time=time
+    ).observation
+
+
+def read_board_in_detail(
+    image: Image,
+    calibration: Calibration,
+    config: ReaderConfig | None = None,
+    *,
+    state: FrameState = "settled",
+    frame: int = 0,
+    time: float = 0.0,
+) -> BoardReading:
+    """Like :func:`read_board`, keeping the rectified image and the evidence for an overlay."""
+    config = config or ReaderConfig()
+    image = check_image(image)
+    top = calibration.rectify(image)
+    gain = None if calibration.reference is None else light_change(top, calibration.reference)
+    counts, slots = count_checkers(top, calibration, config, gain)
+    dice: list[DieReading] = []
+    centres: list[tuple[float, float]] = []
+    if gain is not None:
+        found: list[tuple[DieReading, tuple[float, float]]] = []
+        for centre in find_dice(top, calibration, slots, gain, config):
+            size = calibration.layout.die_size
+            patch = board_patch(image, calibration, centre, size * 2.0)
+            pips, confidence, cocked = read_die(patch, size * PATCH_SCALE, config)
+            if pips == 0:
+                continue
+            box = _camera_box(calibration, centre, size * 1.1)
+            found.append((DieReading(pips, confidence, box, cocked), centre))
+        # a game has two dice: keep the two surest
+        found.sort(key=lambda item: -item[0].confidence)
+        dice = [die for die, _ in found[: config.most_dice]]
+        centres = [centre for _, centre in found[: config.most_dice]]
+    cube = read_cube(image, calibration, config, gain)
+    observation = Observation(
+        locations=counts, dice=tuple(dice), cube=cube, state=state, frame=frame, time=time
+    )
+    return BoardReading(observation, top, slots, tuple(centres))
