@@ -76,10 +76,12 @@ class Table:
         reader: BoardReader,
         runner: Runner,
         on_event: Callable[[Event], None] | None = None,
+        capture: Callable[[Image, list[Event], Mapping[str, Any]], None] | None = None,
     ) -> None:
         self.reader = reader
         self.runner = runner
         self.on_event = on_event
+        self.capture = capture
         self.status = TableStatus()
         self._last: Observation | None = None
         self._lock = threading.Lock()
@@ -100,6 +102,8 @@ class Table:
         if self.on_event is not None:
             for event in events:
                 self.on_event(event)
+        if self.capture is not None and any(event.type == "play" for event in events):
+            self.capture(image, events, self.runner.referee.snapshot())
         return events
 
 
@@ -143,3 +147,37 @@ class StatusPanel:
         merged = dict(state)
         merged["status"] = {**dict(state.get("status") or {}), **self.status()}
         return int(self.hub.publish(merged))
+
+
+def committed_observation(snapshot: Mapping[str, Any], time: float = 0.0) -> Observation:
+    """What the referee holds true now (checkers, cube; no dice), as an Observation: a label."""
+    from sheshbesh.observation import CubeReading, LocationCount
+
+    position = snapshot.get("position") or {}
+    locations = {
+        name: LocationCount(int(counts[0]), int(counts[1])) for name, counts in position.items()
+    }
+    cube_state = snapshot.get("cube") or {}
+    value = int(cube_state.get("value", 1))
+    owner = cube_state.get("owner")
+    place = "middle" if owner is None else ("white", "black")[int(owner)]
+    cube = CubeReading(64 if value == 1 else value, place)
+    return Observation(locations=locations, cube=cube, time=time)
+
+
+class DatasetCapture:
+    """Saves each frame on which a play was committed, labelled with the committed position.
+
+    A real board builds its own test set while games are played, with no hand labelling
+    (``sheshbesh run --capture DIR``; read back with :func:`vision.capture.load_dataset`).
+    """
+
+    def __init__(self, folder: str) -> None:
+        from vision.capture import DatasetWriter
+
+        self.writer = DatasetWriter(folder)
+        self.saved = 0
+
+    def __call__(self, image: Image, events: list[Event], snapshot: Mapping[str, Any]) -> None:
+        self.writer.save(image, committed_observation(snapshot))
+        self.saved += 1

@@ -47,6 +47,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="stop after N frames (0: run until stopped)",
     )
     parser.add_argument(
+        "--capture",
+        metavar="DIR",
+        help="save each frame on which a play was committed, labelled with the position (a test set)",
+    )
+    parser.add_argument(
         "--reconnect-seconds",
         type=float,
         default=3.0,
