@@ -22,7 +22,7 @@ from referee_testkit import match_inputs, match_paths
 from controller.events import Event
 from controller.matfile import read_mat
 from controller.record import Record
-from controller.referee import Input
+from controller.referee import Input, RefereeInputError
 from controller.runner import Runner
 
 PATHS = match_paths()
@@ -61,7 +61,14 @@ def _drive(
         runner = Runner.resume(record, clock=lambda: now[0])
         for index in range(start, len(inputs)):
             now[0] = float(index)
-            runner.feed(inputs[index])
+            try:
+                runner.feed(inputs[index])
+            except RefereeInputError:
+                # Killed after the log took this input's events but before the progress note:
+                # the input comes again, as a person presses resign again after a power cut. An
+                # admin input the log already holds is refused, never recorded twice.
+                if index != start:
+                    raise
             scratch = progress.with_suffix(".tmp")
             scratch.write_text(str(index + 1))
             os.replace(scratch, progress)
