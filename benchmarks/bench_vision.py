@@ -7,7 +7,8 @@ Each synthetic board has its own random board colours, checker colours, camera p
 gradient, glare, per-frame shadow, blur and noise (``random_style(hard=True)``); it is calibrated
 on a frame of the starting position in the same light (no passing shadow), then a random position
 with dice and cube is read. A die counts as right when its pips and its cocked flag are right; a
-cocked die (to be rolled again) only needs the flag.
+cocked die (to be rolled again) only needs the flag. Each die read must also name the half of the
+board it lies in; a board where more dice are read than lie there has a phantom die.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def die_key(pips: int, cocked: bool) -> tuple[int, bool]:
 def synthetic(boards: int, seed: int, verbose: bool) -> dict[str, float]:
     locations_right = locations_total = boards_right = 0
     dice_right = dice_total = dice_boards_right = cube_right = 0
+    dice_read = halves_right = phantom_boards = 0
     failures = 0
     times: list[float] = []
     for index in range(boards):
@@ -75,6 +77,9 @@ def synthetic(boards: int, seed: int, verbose: bool) -> dict[str, float]:
         dice_total += sum(truth.values())
         dice_right += sum((truth & seen).values())
         dice_boards_right += truth == seen
+        phantom_boards += len(observation.dice) > len(scene.dice)
+        dice_read += len(observation.dice)
+        halves_right += sum(d.half == scene.dice_half for d in observation.dice)  # one half
         cube = observation.cube
         cube_right += cube is not None and (cube.value, cube.place) == (
             scene.cube_value,
@@ -95,6 +100,8 @@ def synthetic(boards: int, seed: int, verbose: bool) -> dict[str, float]:
         "board_exact_rate": boards_right / boards,
         "die_accuracy": dice_right / dice_total,
         "dice_pair_rate": dice_boards_right / boards,
+        "die_half_accuracy": halves_right / max(dice_read, 1),
+        "phantom_die_boards": phantom_boards,
         "cube_accuracy": cube_right / boards,
         "median_ms": 1000 * statistics.median(times),
         "worst_ms": 1000 * max(times),

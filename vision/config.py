@@ -30,6 +30,17 @@ class ReaderConfig:
     ``occlusion_level``: how far (Lab) a pixel of the band around the board must be from the
     calibration frame to count as covered;
     ``occlusion_fraction``: share of the band around the board that must change to be occluded.
+
+    Dice: ``die_change`` is how far (Lab) from the empty board a pixel must be to be part of
+    something new; ``checker_clearance`` how far round a seen checker (in its radii) nothing is
+    taken for a die; ``die_fill`` the gap (in die sides) closed between a die's pips, outline and
+    shadow; ``die_core`` the width (in die sides) of the disc that must fit inside a die, which a
+    checker's rim or the gap between checkers does not hold, and ``die_widest`` the widest that
+    may (a broad shadow or a hand holds more); ``die_candidates`` how many places
+    are read at most; ``pip_on_face`` the share of a ring round a pip that must be die (its colour
+    or other pips); ``cocked_squash_grid`` how far (log of the ratio) the spread of 4 to 6 pips
+    may be from a flat face's before the die is cocked; ``cocked_aspect`` the short over long
+    side of a cleanly seen face below which the die is cocked.
     """
 
     rim_fraction: float = 0.6
@@ -37,14 +48,22 @@ class ReaderConfig:
     shape_weight: float = 0.7
     mixed_penalty: float = 0.6
     die_change: float = 16.0
+    die_core: float = 0.8
+    die_widest: float = 1.5
+    die_fill: float = 0.5
+    die_candidates: int = 8
+    checker_clearance: float = 1.25
     die_body_distance: float = 28.0
     pip_contrast: float = 45.0
+    pip_on_face: float = 0.7
     light_die: float = 150.0
     most_dice: int = 2
     cube_body_distance: float = 22.0
     cube_presence: float = 0.35
     cocked_squash: float = 0.86
     cocked_elongation: float = 0.06
+    cocked_squash_grid: float = 0.15
+    cocked_aspect: float = 0.85
     still_seconds: float = 0.6
     motion_level: float = 30.0
     motion_fraction: float = 0.002

@@ -96,6 +96,16 @@ class BoardLayout:
         bar_x = x0 + 6 * width
         return {"left": (x0, y0, bar_x, y1), "right": (bar_x + self.geometry.bar, y0, x1, y1)}
 
+    def half_of(self, x: float) -> str:
+        """The half of the board (``"left"`` or ``"right"``, from White's seat) holding ``x`` units.
+
+        >>> BoardLayout().half_of(0.1), BoardLayout().half_of(0.8)
+        ('left', 'right')
+        """
+        halves = self.halves()
+        bar_centre = (halves["left"][2] + halves["right"][0]) / 2
+        return "left" if x < bar_centre else "right"
+
     # ---- where checkers sit ---------------------------------------------------------------
     def stack_axis(self, location: str) -> tuple[tuple[float, float], float]:
         """Where a stack at ``location`` starts (its base, on the centre line) and its direction (±1 in y)."""

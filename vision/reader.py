@@ -128,40 +128,68 @@ def find_dice(
     config: ReaderConfig,
     scale: float = RECTIFIED_SCALE,
 ) -> list[tuple[float, float]]:
-    """Centres (board units) of die-sized things on the playing field that are neither board nor checker."""
+    """Centres (board units) of die-sized things on the playing field that are neither board nor checker.
+
+    At most ``config.die_candidates``, deepest first; :func:`read_die` tells dice from the rest.
+    """
     layout = calibration.layout
     box = _field_box(layout, scale)
     x0, y0, x1, y1 = box
     change = _change_map(top, calibration, gain, box)
     field = _field_mask(layout, scale)[y0:y1:2, x0:x1:2] > 0
-    mask = ((change > config.die_change) & field).astype(np.uint8)
+    side = layout.die_size * scale / 2  # pixels of the half-resolution mask
+    # only what stands out from its surroundings: a passing shadow or a sleeve changes a broad
+    # area, a die a small one (the change less its opening by a square wider than a die)
+    broad = max(3, round(config.die_widest * side) | 1)
+    ground = cv2.morphologyEx(change, cv2.MORPH_OPEN, np.ones((broad, broad), np.uint8))
+    mask = (((change - ground) > config.die_change) & field).astype(np.uint8)
     for (x, y), radius, present in zip(slots.centres, slots.radius, slots.present, strict=True):
         if present:
             centre = (round((x - x0) / 2), round((y - y0) / 2))
-            cv2.circle(mask, centre, round(radius * 0.56), 0, -1)
-    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask)
-    side = layout.die_size * scale / 2  # pixels of the half-resolution mask
+            cv2.circle(mask, centre, round(radius / 2 * config.checker_clearance), 0, -1)
+    # a die of the board's own colour shows only its pips, outline and shadow: closing the gaps
+    # between them (half a side at most) fills its face in
+    gap = max(3, round(config.die_fill * side) | 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap, gap))
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, disc), np.uint8)
+    # a die is a solid square: deep inside the changed area there is room for a disc nearly as wide
+    # as the die; what is left of a checker's rim, or the gap between touching checkers, is thinner.
+    # Each such deep point, a die's width from the next, is a candidate, even where a die touches
+    # the checkers and its changed area runs into theirs.
+    depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    least = config.die_core * side / 2
+    window = max(3, round(side) | 1)
+    most = config.die_widest * side / 2  # wider is a shadow, a hand, a sleeve: not one die
+    peaks = (
+        (depth >= least)
+        & (depth <= most)
+        & (depth >= cv2.dilate(depth, np.ones((window, window), np.uint8)))
+    )
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-depth[ys, xs], kind="stable")
     found: list[tuple[float, float, float]] = []
-    for index in range(1, count):
-        x, y, w, h, area = stats[index]
-        if not 0.35 * side * side <= area <= 3.2 * side * side:
+    taken: list[tuple[float, float]] = []
+    for index in order:
+        x, y = float(xs[index]), float(ys[index])
+        if any(math.hypot(x - tx, y - ty) < 0.9 * side for tx, ty in taken):
             continue
-        if max(w, h) > 3.0 * side or min(w, h) < 0.45 * side:
-            continue
-        u = (2 * centroids[index][0] + x0) / scale - layout.margin
-        v = (2 * centroids[index][1] + y0) / scale - layout.margin
-        found.append((float(area), float(u), float(v)))
-    found.sort(reverse=True)
-    return [(u, v) for _, u, v in found[:4]]
+        taken.append((x, y))
+        u = (2 * x + x0) / scale - layout.margin
+        v = (2 * y + y0) / scale - layout.margin
+        found.append((float(depth[ys[index], xs[index]]), u, v))
+        if len(found) >= config.die_candidates:
+            break
+    return [(u, v) for _, u, v in found]
 
 
 def read_die(patch: Image, die_size_pixels: float, config: ReaderConfig) -> tuple[int, float, bool]:
     """Pips, confidence and cockedness of the die in the middle of a top-down close-up ``patch``.
 
     The die's colour is the commoner one near the centre; a light die has dark pips, a dark die
-    light ones. Pips are blobs of pip size whose centres lie on the die's face. A cocked die shows
-    its pips foreshortened: ellipses, not circles.
+    light ones. Pips are blobs of pip size inside the face, ringed by the die's colour (a row of
+    pips that blur ran together counts by its length); every face's pips lie symmetrically about
+    its middle. A cocked die shows its face foreshortened: the pips of a 4, 5 or 6 spread as an
+    oblong, a cleanly seen face is an oblong, or lone pips are ellipses, not circles.
     """
     side = patch.shape[0]
     lab = cv2.cvtColor(cv2.GaussianBlur(patch, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -182,22 +210,38 @@ def read_die(patch: Image, die_size_pixels: float, config: ReaderConfig) -> tupl
     overlap = np.bincount(labels[near].ravel(), minlength=count)
     overlap[0] = 0
     centre_x, centre_y = side / 2, side / 2
+    # the face: the die-coloured area about the middle with its pips filled in (its convex hull),
+    # or, where it runs into a background of its own colour, a disc of the die's size
+    inside = (radial < 0.55 * die_size_pixels).astype(np.uint8)
+    aspect = 0.0  # the face's short side over its long side; 0 where the face is not seen apart
     if count > 1 and overlap.max() > 0:
         best = int(overlap.argmax())
-        if stats[best][4] < 1.6 * die_size_pixels**2:  # not run into a background of its colour
+        if 0.6 < stats[best][4] / die_size_pixels**2 < 1.6:  # not run into a background
             centre_x, centre_y = float(centroids[best][0]), float(centroids[best][1])
+            outline, _ = cv2.findContours(
+                (labels == best).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+            )
+            hull = np.zeros_like(inside)
+            largest = max(outline, key=cv2.contourArea)
+            cv2.fillPoly(hull, [cv2.convexHull(largest)], 1)
+            (_, _), (face_w, face_h), _ = cv2.minAreaRect(largest)
+            long_side = max(face_w, face_h, 1.0)
+            filled = cv2.contourArea(largest) / max(face_w * face_h, 1.0)
+            # only a face seen clean (a full rectangle a die long) tells its shape
+            if 0.85 <= long_side / die_size_pixels <= 1.15 and filled >= 0.88:
+                aspect = min(face_w, face_h) / long_side
+            if hull.sum() >= 0.5 * die_size_pixels**2:
+                inside = hull
     contrast = (body_l - lightness) if light_body else (lightness - body_l)
     # half way between the die and its pips' deepest tone, so blurred neighbours stay apart
     on_face = radial < 0.5 * die_size_pixels
     deepest = float(np.percentile(contrast[on_face], 98))
-    pip_mask = (contrast > max(config.pip_contrast, 0.5 * deepest)).astype(np.uint8)
+    pip_mask = (contrast > max(config.pip_contrast, 0.5 * deepest)).astype(np.uint8) & inside
     contours, _ = cv2.findContours(pip_mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    # round a pip: the die's colour, or its neighbour pips (blur runs them close)
+    die_like_ring = ((distance < config.die_body_distance) | (pip_mask > 0)).astype(np.uint8)
     expected = math.pi * (0.085 * die_size_pixels) ** 2
-    reach = 0.5 * die_size_pixels
-    pips, shapes, sizes = 0, [], []
-    slants: list[float] = []
-    shaped: list[tuple[float, float]] = []
-    spots: list[tuple[float, float]] = []
+    blobs: list[tuple[float, float, float, npt.NDArray[np.int32]]] = []
     for contour in contours:
         area = float(cv2.contourArea(contour)) + 0.5 * len(contour)
         if area < 0.4 * expected or area > 5 * expected:
@@ -206,18 +250,70 @@ def read_die(patch: Image, die_size_pixels: float, config: ReaderConfig) -> tupl
         if moments["m00"] <= 0:
             continue
         cx, cy = moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]
-        if math.hypot(cx - centre_x, cy - centre_y) > reach:
+        if math.hypot(cx - centre_x, cy - centre_y) > 0.62 * die_size_pixels:
             continue
-        if len(contour) >= 5:
+        if _on_face(contour, die_like_ring, die_size_pixels) < config.pip_on_face:
+            continue  # a pip lies on the face: die colour all round it
+        blobs.append((cx, cy, area, contour))
+    if len(blobs) == 2 and max(b[2] for b in blobs) < 2.2 * expected:
+        # a 2's pips lie at opposite corners (0.76 of a side apart, less if cocked); two blots
+        # closer or further are a 1 beside a piece of the board: keep the one nearer the middle
+        apart = math.hypot(blobs[0][0] - blobs[1][0], blobs[0][1] - blobs[1][1])
+        if not 0.62 <= apart / die_size_pixels <= 0.95:
+            blobs = [min(blobs, key=lambda b: math.hypot(b[0] - centre_x, b[1] - centre_y))]
+    # every face's pips lie symmetrically about the face's middle, at most 0.38 of the die's side
+    # from it: their mean is the middle, and whatever lies further out is not a pip of this face
+    for _ in range(2):
+        if blobs:
+            centre_x = float(np.mean([b[0] for b in blobs]))
+            centre_y = float(np.mean([b[1] for b in blobs]))
+            blobs = [
+                b
+                for b in blobs
+                if math.hypot(b[0] - centre_x, b[1] - centre_y) <= 0.46 * die_size_pixels
+            ]
+    pips, shapes, sizes = 0, [], []
+    slants: list[float] = []
+    shaped: list[tuple[float, float]] = []
+    spots: list[tuple[float, float]] = []
+    for cx, cy, area, contour in blobs:
+        if len(contour) >= 5 and area < 1.8 * expected:  # not pips that blur ran together
             (_, _), (d1, d2), slant = cv2.fitEllipse(contour)
             shapes.append(min(d1, d2) / max(d1, d2, 1e-6))
             slants.append(math.radians(slant if d1 >= d2 else slant + 90))  # the long axis
             shaped.append((cx, cy))
-        n = max(1, round(area / (1.6 * expected))) if area > 2.6 * expected else 1
+        n = 1
+        if area > 2.2 * expected:  # pips run together by blur: a row of them, one pip wide
+            if len(contour) < 5:
+                continue
+            (_, _), (d1, d2), _ = cv2.minAreaRect(contour)
+            wide, long = min(d1, d2), max(d1, d2)
+            n = max(1, round((long - wide) / (0.27 * die_size_pixels)) + 1)  # 0.27 of a side apart
+            if n > 3 or wide > 0.3 * die_size_pixels or area > 2.4 * n * expected:
+                continue  # a blot (a shadow, an edge, a corner of the board), not a row of pips
+        if n > 1:
+            points = contour.reshape(-1, 2).astype(np.float64)
+            _, vectors = np.linalg.eigh(np.cov(points.T))
+            dx, dy = vectors[:, 1]  # along the row
+            step = (long - wide) / (n - 1)
+            for k in range(n):
+                offset = (k - (n - 1) / 2) * step
+                spots.append((cx + offset * dx, cy + offset * dy))
+        else:
+            spots.append((cx, cy))
         pips += n
         sizes.append(area / (n * expected))
-        spots.append((cx, cy))
-    cocked = _tilted(shapes, slants, shaped, config)
+    # a cocked die shows its top face foreshortened: the square of pips of a 4 or a 5 becomes an
+    # oblong, a 6's columns come closer or further apart. Where the pips are seen one by one their
+    # spread says so; otherwise (1, 2, 3, blurred pips) their foreshortened shapes do.
+    squash = _pip_squash(spots) if len(sizes) == pips else None
+    if squash is not None:
+        cocked = squash > config.cocked_squash_grid
+    else:
+        # a face seen clean shows its shape better than blurred pips do
+        cocked = (
+            aspect < config.cocked_aspect if aspect > 0 else _tilted(shapes, slants, shaped, config)
+        )
     if not 1 <= pips <= 6:
         return max(0, min(pips, 6)), 0.2, cocked
     confidence = float(np.clip(1.0 - np.abs(np.array(sizes) - 1.0).mean() * 0.5, 0.3, 1.0))
@@ -264,6 +360,48 @@ def _tilted(
     return bool(float(elongation.mean()) * agreement > config.cocked_elongation)
 
 
+def _on_face(
+    contour: npt.NDArray[np.int32], body_like: npt.NDArray[np.uint8], die_size_pixels: float
+) -> float:
+    """Share of a thin ring just around a pip's blob that has the die's own colour."""
+    gap = max(1, round(0.03 * die_size_pixels))
+    width = max(2, round(0.05 * die_size_pixels))
+    x, y, w, h = cv2.boundingRect(contour)
+    pad = gap + width + 1
+    height, breadth = body_like.shape
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(breadth, x + w + pad), min(height, y + h + pad)
+    blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(blob, [contour], -1, 1, -1, offset=(-x0, -y0))
+    near = cv2.dilate(blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * gap + 1,) * 2))
+    far = cv2.dilate(
+        blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * (gap + width) + 1,) * 2)
+    )
+    ring = (far > 0) & (near == 0)
+    if not ring.any():
+        return 0.0
+    return float(body_like[y0:y1, x0:x1][ring].mean())
+
+
+#: how the pips of each face with four or more spread, short axis over long, on a flat die
+_FLAT_SPREAD = {4: 1.0, 5: 1.0, 6: math.sqrt(2 / 3)}
+
+
+def _pip_squash(spots: list[tuple[float, float]]) -> float | None:
+    """How far the spread of 4 to 6 pips is from a flat face's (0 for a flat die); else None.
+
+    The short-over-long ratio of the pips' spread (square root of the ratio of the covariance's
+    eigenvalues) is 1 for a 4 or a 5 and sqrt(2/3) for a 6, whichever way the die is turned;
+    a die tilted by a third shows 0.72 of that, or for a 6 tilted along its rows, more.
+    """
+    if len(spots) not in _FLAT_SPREAD:
+        return None
+    points = np.array(spots, np.float64)
+    low, high = np.linalg.eigvalsh(np.cov(points.T))
+    ratio = math.sqrt(max(low, 0.0) / max(high, 1e-9))
+    return abs(math.log(ratio / _FLAT_SPREAD[len(spots)]))
+
+
 def _symmetric(spots: list[tuple[float, float]], tolerance: float) -> bool:
     """Whether the pips sit symmetrically about their middle, as on every face from 1 to 6."""
     if len(spots) < 2:
@@ -293,13 +431,23 @@ def _camera_box(
     return (int(x0), int(y0), math.ceil(x1 - x0), math.ceil(y1 - y0))
 
 
+#: pixels the cube's face may sit off the centre found for it, searched when matching faces
+CUBE_SLACK = 3
+#: degrees tried about the angle of the cube's outline
+CUBE_TILTS = (0.0, -5.0, 5.0)
+
+
 @lru_cache(maxsize=16)
 def _cube_templates(side: int) -> tuple[tuple[int, npt.NDArray[np.float32]], ...]:
-    """Ink of each cube face (float 0..1, inner part), in the four ways the cube can lie."""
+    """Ink of each cube face (float 0..1, inner part), in the four ways the cube can lie.
+
+    Softened as a camera softens the face, so that thin strokes compare fairly.
+    """
     out = []
     for value in CUBE_FACES:
         face = cube_face_image(value, side)
         grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        grey = np.asarray(cv2.GaussianBlur(grey, (0, 0), max(0.6, side / 45)), np.float32)
         ink = (255.0 - grey) / 255.0
         inner = ink[side // 8 : side - side // 8, side // 8 : side - side // 8]
         for turn in range(4):
@@ -375,25 +523,41 @@ def _cube_face(
     if not contours:
         return 64, 0.0
     outline = max(contours, key=cv2.contourArea)
-    (cx, cy), (_w, _h), angle = cv2.minAreaRect(outline)
+    (cx, cy), (w, h), angle = cv2.minAreaRect(outline)
+    if not 0.8 <= max(w, h) / side_pixels <= 1.25:
+        # run into a field of the cube's colour: the cube lies about the middle of its place
+        cx, cy, angle = side / 2, side / 2, 0.0
     side = round(side_pixels)
-    turn = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
-    turn[:, 2] += np.array((side / 2 - cx, side / 2 - cy))
-    upright = cv2.warpAffine(
-        patch, turn, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    grey = cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    inner = grey[side // 8 : side - side // 8, side // 8 : side - side // 8]
-    low, high = float(np.percentile(inner, 5)), float(np.percentile(inner, 95))
-    ink = np.clip((high - inner) / max(high - low, 1.0), 0, 1).astype(np.float32)
-    best_value, best_score = 64, -1.0
-    for value, template in _cube_templates(side):
-        if template.shape != ink.shape:
-            template = np.asarray(cv2.resize(template, (ink.shape[1], ink.shape[0])), np.float32)
-        result = cv2.matchTemplate(ink, template, cv2.TM_CCOEFF_NORMED)
-        score = float(result.max())
-        if score > best_score:
-            best_value, best_score = value, score
+    slack = CUBE_SLACK
+    scores: dict[int, float] = {}
+    for tilt in CUBE_TILTS:  # the outline's angle may be a few degrees off
+        turn = cv2.getRotationMatrix2D((cx, cy), angle + tilt, 1.0)
+        turn[:, 2] += np.array((side / 2 + slack - cx, side / 2 + slack - cy))
+        upright = cv2.warpAffine(
+            patch,
+            turn,
+            (side + 2 * slack, side + 2 * slack),
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        grey = cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        inner = grey[
+            side // 8 : side - side // 8 + 2 * slack, side // 8 : side - side // 8 + 2 * slack
+        ]
+        low, high = float(np.percentile(inner, 5)), float(np.percentile(inner, 95))
+        ink = np.clip((high - inner) / max(high - low, 1.0), 0, 1).astype(np.float32)
+        # each face at its best shift within the slack; the face must beat every other face
+        # clearly (2 and 8, 4 and 64 share strokes), else its confidence drops with the margin
+        for value, template in _cube_templates(side):
+            result = cv2.matchTemplate(ink, template, cv2.TM_CCOEFF_NORMED)
+            scores[value] = max(scores.get(value, -1.0), float(result.max()))
+        leading = sorted(scores.values(), reverse=True)
+        if leading[0] - leading[1] >= 0.1:
+            break  # clear enough as it stands
+    ranked = sorted(scores.items(), key=lambda item: -item[1])
+    best_value, best_score = ranked[0]
+    margin = best_score - ranked[1][1]
+    best_score *= min(1.0, 0.5 + margin / 0.1)
     return best_value, max(0.0, best_score)
 
 
@@ -442,7 +606,8 @@ def read_board_in_detail(
             if pips == 0:
                 continue
             box = _camera_box(calibration, centre, size * 1.1)
-            found.append((DieReading(pips, confidence, box, cocked), centre))
+            half = calibration.layout.half_of(centre[0])
+            found.append((DieReading(pips, confidence, box, cocked, half), centre))
         # a game has two dice: keep the two surest
         found.sort(key=lambda item: -item[0].confidence)
         dice = [die for die, _ in found[: config.most_dice]]
