@@ -20,14 +20,20 @@ from controller.record import Record
 log = logging.getLogger("sheshbesh")
 
 
-def report_of(events_json: list[str], match_id: str, level: str) -> dict[str, Any] | None:
-    """In the child: the report of every finished game of the match, from its events."""
+#: events after which a teaching match gets a fresh verdict (every decision)
+DECISIONS = frozenset({"play", "cube_taken", "cube_passed", "cube_beavered"})
+
+
+def report_of(
+    events_json: list[str], match_id: str, level: str, game_in_progress: bool = False
+) -> dict[str, Any] | None:
+    """In the child: the report of the match so far, from its events."""
     from controller.analysis.store import analyse_finished_game
 
     scratch = Record(":memory:")
     for text in events_json:
         scratch.append(Event.from_json(text), match_id=match_id)
-    return analyse_finished_game(scratch, match_id, level)
+    return analyse_finished_game(scratch, match_id, level, game_in_progress=game_in_progress)
 
 
 class GameAnalyst:
@@ -40,6 +46,7 @@ class GameAnalyst:
         self.level = level
         self.status = availability()
         self.saved = 0
+        self._policies: dict[str, bool] = {}
         self._pool: ProcessPoolExecutor | None = None
         self._pending: list[threading.Event] = []
         if self.status == "available":
@@ -47,18 +54,30 @@ class GameAnalyst:
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
 
     def on_event(self, event: Event) -> None:
-        """Feed every recorded event; a ``game_won`` starts an analysis."""
-        if self._pool is None or event.type != "game_won":
+        """Feed every recorded event; a ``game_won`` starts an analysis (in a teaching match,
+        every decision does)."""
+        if self._pool is None or (event.type != "game_won" and event.type not in DECISIONS):
             return
         match_id = self.record.current_match
         if match_id is None:
             return
-        events = [e.to_json() for e in self.record.events(match_id)]
-        game = int(event.data.get("game", 0))
+        teaching = event.type in DECISIONS and self.is_teaching(match_id)
+        if event.type != "game_won" and not teaching:
+            return
+        history = self.record.events(match_id)
+        events = [e.to_json() for e in history]
+        game = sum(1 for e in history if e.type == "game_started")
         stored = threading.Event()
-        future = self._pool.submit(report_of, events, match_id, self.level)
+        future = self._pool.submit(report_of, events, match_id, self.level, teaching)
         future.add_done_callback(lambda done: self._store(done, match_id, game, stored))
         self._pending.append(stored)
+
+    def is_teaching(self, match_id: str) -> bool:
+        """Whether ``match_id`` is played under the teaching policy (read once from its log)."""
+        if match_id not in self._policies:
+            started = [e for e in self.record.events(match_id) if e.type == "match_started"]
+            self._policies[match_id] = bool(started) and started[0].data.get("policy") == "teaching"
+        return self._policies[match_id]
 
     def _store(
         self,

@@ -54,11 +54,14 @@ def analyse_finished_game(
     *,
     analyser: Analyser | None = None,
     costliest: int = report.COSTLIEST,
+    game_in_progress: bool = False,
 ) -> dict[str, Any] | None:
     """Analyse every finished game of ``match_id`` and save the report in ``record``.
 
     Returns the report saved, or None when no game of the match is over yet (nothing is saved).
-    The game in progress is left out. ``analyser`` defaults to the bgsage engine at ``level``.
+    The game in progress is left out unless ``game_in_progress`` (teaching: a verdict after each
+    decision; the panel never shows it during a rated game). ``analyser`` defaults to the bgsage
+    engine at ``level``.
 
     Raises :class:`controller.analysis.AnalysisNotInstalledError` without the analysis extra,
     :class:`controller.analysis.AnalysisInputError` for an unknown match or a log that does not
@@ -68,15 +71,15 @@ def analyse_finished_game(
     if not events:
         raise AnalysisInputError(f"no match {match_id!r} in the record {record.path!r}")
     over = {int(event.data["game"]) for event in events if event.type == "game_won"}
-    if not over:
-        return None
     source = turns_from_events(events, match_id)
-    turns = [turn for turn in source.turns if turn.game in over]
+    turns = [turn for turn in source.turns if game_in_progress or turn.game in over]
+    if not turns:
+        return None
     if analyser is None:
         from controller.analysis import make_analyser
 
         analyser = make_analyser(level)
     analysis = analyse_turns(analyser, turns, source.players, source.length, source=match_id)
     data = report_for_record(analysis, costliest)
-    record.save_analysis(match_id, data, game=max(over), level=level)
+    record.save_analysis(match_id, data, game=max(turn.game for turn in turns), level=level)
     return data

@@ -44,3 +44,28 @@ def test_each_finished_game_is_analysed_and_stored(tmp_path: Path) -> None:
     assert stored["level"] == "0ply"
     assert stored["report"]
     record.close()
+
+
+def test_teaching_matches_get_a_verdict_after_each_decision(tmp_path: Path) -> None:
+    pytest.importorskip("bgsage", reason="the analysis extra (bgsage) is not installed here")
+    match = read_mat(MATCH.read_text())
+    record = Record(tmp_path / "record.sqlite")
+    analyst = GameAnalyst(record, "0ply")
+    clock = [0.0]
+    runner = Runner.resume(record, clock=lambda: clock[0])
+    table = Table(ScriptedReader(), runner, on_event=analyst.on_event)
+    settings = MatchSettings(players=match.players, length=3, match_id="t", policy="teaching")
+    runner.feed(NewMatch(settings))
+    assert analyst.is_teaching("t")
+    for shot in list(direct_match(match, FAST_TIMING))[:20]:  # the first plays of game 1
+        for _ in range(max(1, round(shot.seconds * 10))):
+            clock[0] += 0.1
+            table.frame(shot, clock[0])  # type: ignore[arg-type]
+    plays = sum(e.type == "play" for e in record.events("t"))
+    analyst.wait(timeout=240)
+    analyst.close()
+    assert plays >= 2
+    assert analyst.saved == plays  # one verdict after each play, while game 1 goes on
+    stored = record.analysis("t")
+    assert stored is not None and stored["game"] == 1 and stored["policy"] == "teaching"
+    record.close()
