@@ -12,6 +12,7 @@ import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -20,6 +21,7 @@ import numpy.typing as npt
 from controller.events import Event
 from controller.referee import ObservationSeen, Tick
 from controller.runner import Runner
+from sheshbesh.errors import SheshbeshError
 from sheshbesh.observation import Observation
 
 Image = npt.NDArray[np.uint8]
@@ -181,3 +183,29 @@ class DatasetCapture:
     def __call__(self, image: Image, events: list[Event], snapshot: Mapping[str, Any]) -> None:
         self.writer.save(image, committed_observation(snapshot))
         self.saved += 1
+
+
+class PanelStartError(SheshbeshError, OSError):
+    """The panel cannot listen where it was asked to (a port in use, an address not here)."""
+
+
+def serve_panel(
+    hub: Any, controls: Any, record: Any, host: str, port: int, exports: str | Path
+) -> Any:
+    """Start the panel (waitress, in a thread) over ``record``; returns the running server.
+
+    Raises :class:`PanelStartError` naming the address when it cannot listen there.
+    """
+    from web import create_app
+    from web.server import BackgroundServer
+
+    exports_dir = Path(exports).resolve()
+    exports_dir.mkdir(parents=True, exist_ok=True)
+    app = create_app({"EXPORTS_DIR": str(exports_dir)}, hub=hub, controls=controls, store=record)
+    try:
+        return BackgroundServer(app, host, port)
+    except OSError as error:
+        raise PanelStartError(
+            f"the panel cannot listen on {host}:{port} ({error.strerror or error}); "
+            "choose another port"
+        ) from error

@@ -11,13 +11,11 @@ from controller.app import Table
 from controller.runner import Runner
 
 
-class LiveControls:
-    """New match, resign, undo, and calibration by the board's four corners."""
+class RunnerControls:
+    """The admin actions that go straight to the referee: new match, resign, undo."""
 
-    def __init__(self, runner: Runner, table: Table, calibration_path: Path) -> None:
+    def __init__(self, runner: Runner) -> None:
         self.runner = runner
-        self.table = table
-        self.calibration_path = calibration_path
 
     def new_match(self, settings: Any) -> None:
         self.runner.new_match(settings)
@@ -27,6 +25,15 @@ class LiveControls:
 
     def undo(self) -> None:
         self.runner.undo()
+
+
+class LiveControls(RunnerControls):
+    """New match, resign, undo, and calibration by the board's four corners."""
+
+    def __init__(self, runner: Runner, table: Table, calibration_path: Path) -> None:
+        super().__init__(runner)
+        self.table = table
+        self.calibration_path = calibration_path
 
     def set_corners(self, corners: list[tuple[float, float]]) -> None:
         from controller.vision_adapter import VisionReader

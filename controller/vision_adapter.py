@@ -9,13 +9,13 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from controller.director import Shot
+from controller.live_controls import RunnerControls
 from controller.runner import Runner
 from sheshbesh.observation import Observation
 from vision.calibration import Calibration, calibrate
@@ -101,22 +101,13 @@ def jpeg(image: Image) -> bytes:
     return io.BytesIO(data.tobytes()).getvalue()
 
 
-class DemoControls:
+class DemoControls(RunnerControls):
     """The panel's admin actions during the demo (``web.interfaces.Controls``)."""
 
     def __init__(self, runner: Runner, stage: Stage) -> None:
-        self.runner = runner
+        super().__init__(runner)
         self.stage = stage
         self.latest: Image | None = None
-
-    def new_match(self, settings: Any) -> None:
-        self.runner.new_match(settings)
-
-    def resign(self, player: int, points: int) -> None:
-        self.runner.resign(player, points)
-
-    def undo(self) -> None:
-        self.runner.undo()
 
     def set_corners(self, corners: list[tuple[float, float]]) -> None:
         raise ValueError("the demo's camera is calibrated from its markers; corners are not needed")

@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from controller.app import StatusPanel, summary_of
+from controller.app import PanelStartError, StatusPanel, serve_panel, summary_of
 from controller.events import Event
 from controller.matfile import MatFileError, read_mat
 from controller.record import Record
@@ -149,19 +149,12 @@ def run(args: argparse.Namespace) -> int:
     demo_box.append(demo)
     server = None
     if hub is not None:
-        from web import create_app
-        from web.server import BackgroundServer
-
-        store: Any = record  # Record serves the panel's MatchStore protocol
-        app = create_app(hub=hub, controls=demo.controls, store=store)
         try:
-            server = BackgroundServer(app, args.host, args.port)
-        except OSError as error:
-            print(
-                f"sheshbesh demo: the panel cannot listen on {args.host}:{args.port} "
-                f"({error.strerror}); choose another port with --port, or --no-panel",
-                file=sys.stderr,
+            server = serve_panel(
+                hub, demo.controls, record, args.host, args.port, db.parent / "exports"
             )
+        except PanelStartError as error:
+            print(f"sheshbesh demo: {error} (--port, or --no-panel)", file=sys.stderr)
             return 2
         print(f"panel: {server.url}/", flush=True)
     print(f"record: {db}", flush=True)

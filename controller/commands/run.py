@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     log.setLevel(logging.INFO)
 
     # Heavy imports only now: `sheshbesh run --help` stays fast.
-    from controller.app import StatusPanel, Table, summary_of
+    from controller.app import PanelStartError, StatusPanel, Table, serve_panel, summary_of
     from controller.events import Event
     from controller.lights import LightsError, open_buttons, open_lights
     from controller.record import Record, RecordError
@@ -194,25 +194,15 @@ def run(args: argparse.Namespace) -> int:
     )
     if hub is not None:
         from controller.live_controls import LiveControls
-        from web import create_app
-        from web.server import BackgroundServer
 
-        store: Any = record
-        app = create_app(
-            {"EXPORTS_DIR": str(Path(config.record.exports).resolve())},
-            hub=hub,
-            controls=LiveControls(runner, table, calibration_path),
-            store=store,
-        )
+        controls = LiveControls(runner, table, calibration_path)
         port = args.port or config.panel.port
         try:
-            server = BackgroundServer(app, config.panel.host, port)
-        except OSError as error:
-            print(
-                f"sheshbesh run: the panel cannot listen on {config.panel.host}:{port} "
-                f"({error.strerror}); set [panel] port or pass --port",
-                file=sys.stderr,
+            server = serve_panel(
+                hub, controls, record, config.panel.host, port, config.record.exports
             )
+        except PanelStartError as error:
+            print(f"sheshbesh run: {error} ([panel] port, or --port)", file=sys.stderr)
             return 2
         print(f"panel: {server.url}/", flush=True)
     print(f"record: {database}", flush=True)

@@ -34,3 +34,16 @@ class ScriptedReader:
     def observe(self, image: Any, time: float) -> Observation:
         assert isinstance(image, Shot)
         return perfect_reading(image, time)
+
+
+def act_out(table: Any, runner: Any, shots: Any, clock: list[float], fps: float = 10.0) -> None:
+    """Feed each shot to ``table`` for as many frames as it lasts; resignations as the panel would."""
+    from controller.referee import ButtonPressed
+
+    for shot in shots:
+        for _ in range(max(1, round(shot.seconds * fps))):
+            clock[0] += 1.0 / fps
+            table.frame(shot, clock[0])
+        if shot.resign is not None:
+            runner.resign(*shot.resign)
+            runner.feed(ButtonPressed("accept"))

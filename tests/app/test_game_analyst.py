@@ -11,9 +11,9 @@ from controller.director import FAST_TIMING, direct_match
 from controller.game_analyst import GameAnalyst
 from controller.matfile import read_mat
 from controller.record import Record
-from controller.referee import ButtonPressed, MatchSettings, NewMatch
+from controller.referee import MatchSettings, NewMatch
 from controller.runner import Runner
-from tests.app.table_testkit import ScriptedReader
+from tests.app.table_testkit import ScriptedReader, act_out
 
 MATCH = Path(__file__).resolve().parents[2] / "controller" / "data" / "demo-3pt.mat"
 
@@ -28,13 +28,7 @@ def test_each_finished_game_is_analysed_and_stored(tmp_path: Path) -> None:
     runner = Runner.resume(record, clock=lambda: clock[0])
     table = Table(ScriptedReader(), runner, on_event=analyst.on_event)
     runner.feed(NewMatch(MatchSettings(players=match.players, length=3, match_id="m")))
-    for shot in direct_match(match, FAST_TIMING):
-        for _ in range(max(1, round(shot.seconds * 10))):
-            clock[0] += 0.1
-            table.frame(shot, clock[0])  # type: ignore[arg-type]
-        if shot.resign is not None:
-            runner.resign(*shot.resign)
-            runner.feed(ButtonPressed("accept"))
+    act_out(table, runner, direct_match(match, FAST_TIMING), clock)
     analyst.wait(timeout=240)
     analyst.close()
     assert analyst.saved == 2  # one report after each of the two games
@@ -57,10 +51,7 @@ def test_teaching_matches_get_a_verdict_after_each_decision(tmp_path: Path) -> N
     settings = MatchSettings(players=match.players, length=3, match_id="t", policy="teaching")
     runner.feed(NewMatch(settings))
     assert analyst.is_teaching("t")
-    for shot in list(direct_match(match, FAST_TIMING))[:20]:  # the first plays of game 1
-        for _ in range(max(1, round(shot.seconds * 10))):
-            clock[0] += 0.1
-            table.frame(shot, clock[0])  # type: ignore[arg-type]
+    act_out(table, runner, list(direct_match(match, FAST_TIMING))[:20], clock)  # game 1 begins
     plays = sum(e.type == "play" for e in record.events("t"))
     analyst.wait(timeout=240)
     analyst.close()

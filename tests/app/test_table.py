@@ -14,10 +14,10 @@ from controller.app import Table, results_of, same_reading
 from controller.director import FAST_TIMING, direct_match
 from controller.matfile import read_mat, replay_records
 from controller.record import Record
-from controller.referee import ButtonPressed, MatchSettings, NewMatch
+from controller.referee import MatchSettings, NewMatch
 from controller.runner import Runner
 from sheshbesh.observation import DieReading, LocationCount, Observation
-from tests.app.table_testkit import ScriptedReader
+from tests.app.table_testkit import ScriptedReader, act_out
 
 MATCHES = sorted(
     (Path(__file__).resolve().parents[3] / "shared" / "data" / "matches").glob("*.mat")
@@ -35,13 +35,7 @@ def play(path: Path) -> tuple[Record, str]:
             MatchSettings(players=match.players, length=match.length, match_id="m", hints=True)
         )
     )
-    for shot in direct_match(match, FAST_TIMING):
-        for _ in range(max(1, round(shot.seconds * 10))):
-            clock[0] += 0.1
-            table.frame(shot, clock[0])  # type: ignore[arg-type]
-        if shot.resign is not None:
-            runner.resign(*shot.resign)
-            runner.feed(ButtonPressed("accept"))
+    act_out(table, runner, direct_match(match, FAST_TIMING), clock)
     return record, "m"
 
 
