@@ -144,7 +144,9 @@ def _top_face(pips: list[Pip], config: PhotoDiceConfig) -> list[Pip]:
 def read_dice_photo(image: Image, config: PhotoDiceConfig | None = None) -> list[DieReading]:
     """Every die in a photo with no board: pips of the top face, confidence, box (x, y, w, h).
 
-    Dice must be lighter than the surface they lie on, with dark pips.
+    Dice must be lighter than the surface they lie on, with dark pips. Dice that touch one another
+    (one light body) are told apart by their top faces; a lone faint pip centred on a die nearly as
+    light as the desk still reads as a one.
 
     Raises :class:`vision.errors.ImageError` for an image that is not BGR uint8.
     """
@@ -168,7 +170,9 @@ def read_dice_photo(image: Image, config: PhotoDiceConfig | None = None) -> list
     light = (lift > config.body_contrast).astype(np.uint8)
     surround = cv2.medianBlur(lightness, 15)
     dark = ((surround.astype(np.int16) - lightness) > config.pip_contrast).astype(np.uint8)
-    pips = [p for p in _blobs(dark, config.pip_area) if _ring_lift(p, lift) > config.ring_contrast]
+    blobs = _blobs(dark, config.pip_area)
+    pips = [p for p in blobs if _ring_lift(p, lift) > config.ring_contrast]
+    faint = [p for p in blobs if p not in pips]
     # a die: a light body, its pips filled in, that holds at least one pip
     solid = cv2.morphologyEx(light | dark, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
     contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -192,7 +196,18 @@ def read_dice_photo(image: Image, config: PhotoDiceConfig | None = None) -> list
             and 0.06 * side <= p.major <= 0.45 * side
         ]
         face = _top_face(members, config)
-        if len(face) == 1 and not _lone_pip_on_die(face[0], lift):
+        tops = _touching_tops(face, members, lightness, lift)
+        if len(tops) > 1:  # dice touching one another: one body, several top faces
+            for top in tops:
+                readings.append(
+                    DieReading(
+                        len(top), _pip_confidence(top), _face_box(top, side, len(tops), scale)
+                    )
+                )
+            continue
+        if not members:
+            face = _faint_lone_pip(contour, faint, lightness)
+        elif len(face) == 1 and not _lone_pip_on_die(face[0], lift):
             continue
         if not 1 <= len(face) <= 6:
             continue
@@ -200,6 +215,88 @@ def read_dice_photo(image: Image, config: PhotoDiceConfig | None = None) -> list
         box = (int(x / scale), int(y / scale), math.ceil(w / scale), math.ceil(h / scale))
         readings.append(DieReading(len(face), confidence, box))
     return readings
+
+
+SEAM_CONTRAST = 20.0  # lightness (0..255) a seam between two touching dice drops below their faces
+
+
+def _alike(a: Pip, b: Pip) -> bool:
+    """Two pips foreshortened alike, as pips of faces lying in one plane (tops of dice) are."""
+    if min(a.area, b.area) < 0.55 * max(a.area, b.area):
+        return False
+    if abs(a.roundness - b.roundness) > ROUNDNESS_TOLERANCE:
+        return False
+    if min(a.roundness, b.roundness) < SLANT_CHECK_BELOW:
+        turn = abs(a.angle - b.angle) % 180
+        return min(turn, 180 - turn) <= SLANT_TOLERANCE
+    return True
+
+
+def _seam_between(a: Pip, b: Pip, lightness: npt.NDArray[np.uint8]) -> bool:
+    """Whether the way from one pip to the other crosses a dark seam: the edge of one die and the next."""
+    distance = math.hypot(a.x - b.x, a.y - b.y)
+    steps = np.linspace(0.0, 1.0, max(2, int(distance)))
+    keep = (steps * distance > 0.8 * a.major) & ((1 - steps) * distance > 0.8 * b.major)
+    if keep.sum() < 2:
+        return False
+    xs = np.rint(a.x + steps[keep] * (b.x - a.x)).astype(int)
+    ys = np.rint(a.y + steps[keep] * (b.y - a.y)).astype(int)
+    values = lightness[ys, xs].astype(float)
+    return float(np.percentile(values, 90) - values.min()) > SEAM_CONTRAST
+
+
+def _touching_tops(
+    face: list[Pip],
+    members: list[Pip],
+    lightness: npt.NDArray[np.uint8],
+    lift: npt.NDArray[np.int16],
+) -> list[list[Pip]]:
+    """The top faces of dice that touch and so make one body; one face or none for a lone die.
+
+    Top faces lie in one plane, so their pips are foreshortened alike; pips of one face see each
+    other across an even face, pips of two dice across the seam where one die meets the next.
+    """
+    if not face:
+        return []
+    alike = [p for p in members if all(_alike(p, q) for q in face)]
+    if len(alike) <= len(face):
+        return [face]
+    groups: list[list[Pip]] = []
+    seen: set[int] = set()
+    for start in range(len(alike)):
+        if start in seen:
+            continue
+        stack, group = [start], []
+        seen.add(start)
+        while stack:
+            i = stack.pop()
+            group.append(alike[i])
+            for j in range(len(alike)):
+                if j in seen or not _same_face(alike[i], alike[j]):
+                    continue
+                if _seam_between(alike[i], alike[j], lightness):
+                    continue
+                seen.add(j)
+                stack.append(j)
+        groups.append(group)
+    if len(groups) < 2 or any(not 1 <= len(g) <= 6 for g in groups):
+        return [face]
+    if any(len(g) == 1 and not _lone_pip_on_die(g[0], lift, 0.3) for g in groups):
+        return [face]
+    return groups
+
+
+def _face_box(face: list[Pip], side: float, dice: int, scale: float) -> tuple[int, int, int, int]:
+    """A die's box (x, y, w, h in the photo) around its top face's pips, one die's share of the body."""
+    cx = float(np.mean([p.x for p in face]))
+    cy = float(np.mean([p.y for p in face]))
+    half = 0.5 * side / math.sqrt(dice)
+    return (
+        max(0, int((cx - half) / scale)),
+        max(0, int((cy - half) / scale)),
+        math.ceil(2 * half / scale),
+        math.ceil(2 * half / scale),
+    )
 
 
 def _table_lightness(lightness: npt.NDArray[np.uint8]) -> npt.NDArray[np.int16]:
@@ -213,9 +310,12 @@ def _table_lightness(lightness: npt.NDArray[np.uint8]) -> npt.NDArray[np.int16]:
     return np.asarray(table, np.int16)
 
 
-def _lone_pip_on_die(pip: Pip, lift: npt.NDArray[np.int16]) -> bool:
-    """A face with one pip: a round pip in the middle of a light face (not a letter, a port, a hole)."""
-    if pip.roundness < 0.55:
+def _lone_pip_on_die(pip: Pip, lift: npt.NDArray[np.int16], roundest: float = 0.55) -> bool:
+    """A face with one pip: a round pip in the middle of a light face (not a letter, a port, a hole).
+
+    ``roundest``: how round the pip must be (lower where other dice's tops vouch for the slant).
+    """
+    if pip.roundness < roundest:
         return False
     for reach in (1.1, 1.6):
         radius = reach * pip.major
@@ -227,6 +327,51 @@ def _lone_pip_on_die(pip: Pip, lift: npt.NDArray[np.int16]) -> bool:
         if np.percentile(lift[ys, xs], 10) < 4:
             return False
     return True
+
+
+def _faint_lone_pip(
+    contour: cv2.typing.MatLike,
+    faint: list[Pip],
+    lightness: npt.NDArray[np.uint8],
+) -> list[Pip]:
+    """A die body with no clear pip: its one pip, if a faint round pip sits at the body's centre.
+
+    On a desk nearly as light as the die, the table estimate under a large die is the die itself, so
+    its pip's ring hardly lifts from the "table"; a lone round pip centred on an even, light body
+    that surrounds it on all sides is still a one.
+    """
+    moments = cv2.moments(contour)
+    if moments["m00"] <= 0:
+        return []
+    cx, cy = moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]
+    side = math.sqrt(moments["m00"])
+    inside = [p for p in faint if cv2.pointPolygonTest(contour, (p.x, p.y), False) >= 0]
+    if len(inside) != 1:
+        return []
+    pip = inside[0]
+    if pip.roundness < 0.75 or not 0.06 * side <= pip.major <= 0.3 * side:
+        return []
+    if math.hypot(pip.x - cx, pip.y - cy) > 0.2 * side:
+        return []
+    height, width = lightness.shape[:2]
+    body = np.zeros((height, width), np.uint8)
+    cv2.drawContours(body, [contour], -1, 1, cv2.FILLED)
+    angles = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+    rings = []
+    for reach in (1.2, 2.0):
+        radius = reach * pip.major
+        xs = np.rint(pip.x + radius * np.cos(angles)).astype(int)
+        ys = np.rint(pip.y + radius * np.sin(angles)).astype(int)
+        if xs.min() < 0 or ys.min() < 0 or xs.max() >= width or ys.max() >= height:
+            return []
+        if not body[ys, xs].all():
+            return []
+        rings.append(lightness[ys, xs].astype(np.int16))
+    ring = np.concatenate(rings)
+    centre = int(lightness[round(pip.y), round(pip.x)])
+    if int(ring.max()) - int(ring.min()) > 40 or float(np.percentile(ring, 10)) - centre < 60:
+        return []
+    return [pip]
 
 
 def _ring_lift(pip: Pip, lift: npt.NDArray[np.int16]) -> float:

@@ -1,0 +1,52 @@
+"""Hard real dice photos (shared/data/real/dice-matteop65): touching dice and a faint lone pip."""
+
+from __future__ import annotations
+
+import collections
+
+import pytest
+
+from vision.dice import read_dice_photo
+from vision.images import load_image
+
+from .conftest import REAL_DICE
+
+pytestmark = pytest.mark.skipif(
+    not (REAL_DICE / "images").is_dir(),
+    reason="the real dice photos (shared/data/real) are not here",
+)
+
+
+def inside(box: tuple[int, int, int, int], x: float, y: float) -> bool:
+    bx, by, bw, bh = box
+    return bx <= x <= bx + bw and by <= y <= by + bh
+
+
+def test_three_touching_dice_are_three_dice() -> None:
+    # dice_20: three dice showing one pip each lie touching at the top left (one light body), two
+    # more lie apart; the labels put the cluster's pips near (84, 121), (52, 147) and (74, 157)
+    readings = read_dice_photo(load_image(REAL_DICE / "images" / "dice_20.jpg"))
+    assert collections.Counter(d.pips for d in readings) == {1: 5}
+    cluster = [d for d in readings if d.box[0] < 160 and d.box[1] < 220]
+    assert len(cluster) == 3
+    for x, y in [(84, 121), (52, 147), (74, 157)]:
+        assert sum(inside(d.box, x, y) for d in cluster) >= 1, (x, y)
+    assert len({d.box for d in cluster}) == 3
+    for die in cluster:
+        assert 10 < die.box[2] < 80 and 10 < die.box[3] < 80
+
+
+def test_a_faint_lone_pip_on_a_die_as_light_as_the_desk_is_a_one() -> None:
+    # dice_1: one large die, nearly as light as the desk, its single pip at about (295, 263)
+    readings = read_dice_photo(load_image(REAL_DICE / "images" / "dice_1.jpg"))
+    assert [d.pips for d in readings] == [1]
+    assert inside(readings[0].box, 295, 263)
+    assert 0 < readings[0].confidence <= 1
+
+
+@pytest.mark.parametrize("name", ["dice_10", "dice_4", "two_14", "three_7", "six_12"])
+def test_neighbouring_photos_still_read_as_labelled(name: str) -> None:
+    path = REAL_DICE / "images" / f"{name}.jpg"
+    lines = (REAL_DICE / "labels" / f"{path.stem}.txt").read_text().splitlines()
+    truth = collections.Counter(int(line.split()[0]) + 1 for line in lines if line.strip())
+    assert collections.Counter(d.pips for d in read_dice_photo(load_image(path))) == truth
