@@ -36,3 +36,24 @@ def test_console_command_lists_subcommands() -> None:
     )
     assert result.returncode == 2
     assert "legal" in result.stdout
+
+
+def test_closing_mixin_closes_on_exit_even_after_an_error() -> None:
+    import doctest
+
+    import pytest
+
+    import sheshbesh.closing
+    from sheshbesh.closing import Closing
+
+    assert doctest.testmod(sheshbesh.closing).failed == 0
+    closed = []
+
+    class Device(Closing):
+        def close(self) -> None:
+            closed.append(True)
+
+    with pytest.raises(RuntimeError), Device() as device:
+        assert isinstance(device, Device)
+        raise RuntimeError("unplugged")
+    assert closed == [True]

@@ -19,12 +19,12 @@ import time as clock
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Protocol
 
 import cv2
 import numpy as np
 
+from sheshbesh.closing import Closing
 from vision.errors import FrameSourceError, ImageError
 from vision.images import Image, load_image
 from vision.render import Scene, Style, render
@@ -49,23 +49,7 @@ class FrameSource(Protocol):
     def close(self) -> None: ...
 
 
-class _Closing:
-    def close(self) -> None:
-        """Release what the source holds (nothing, unless overridden)."""
-
-    def __enter__(self) -> Any:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()
-
-
-class CameraSource(_Closing):
+class CameraSource(Closing):
     """A V4L2 camera by index (``0``) or device path (``/dev/video0``).
 
     ``resolution`` asks for a frame size; ``exposure`` for a fixed exposure (driver units).
@@ -141,7 +125,7 @@ class CameraSource(_Closing):
             self._capture = None
 
 
-class VideoSource(_Closing):
+class VideoSource(Closing):
     """A video file (or an image sequence pattern like ``frames_%03d.png``)."""
 
     def __init__(self, path: str | Path) -> None:
@@ -169,7 +153,7 @@ class VideoSource(_Closing):
             self._capture = None
 
 
-class FolderSource(_Closing):
+class FolderSource(Closing):
     """Every image in a folder, in name order, ``interval`` seconds apart.
 
     An unreadable file raises :class:`vision.errors.ImageError` naming it.
@@ -191,7 +175,7 @@ class FolderSource(_Closing):
             yield Frame(load_image(file), index, index * self.interval)
 
 
-class RenderedSource(_Closing):
+class RenderedSource(Closing):
     """Frames drawn by :func:`vision.render.render`, one per scene, ``interval`` seconds apart."""
 
     def __init__(

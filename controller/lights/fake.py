@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import threading
-from types import TracebackType
 from typing import Any
 
 from controller.lights.base import BUTTON_NAMES, PressCallback, check_button, hold_name
 from controller.lights.palette import DEFAULT_PALETTE, Palette
 from controller.lights.scene import DARK, Scene
+from sheshbesh.closing import Closing
 
 
-class FakeLights:
+class FakeLights(Closing):
     """Records the scenes it is shown; ``history`` keeps them in order.
 
     >>> from controller.lights.scene import turn_scene
@@ -61,17 +61,6 @@ class FakeLights:
 
     def close(self) -> None:
         self.closed = True
-
-    def __enter__(self) -> FakeLights:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 class FakeButtons:

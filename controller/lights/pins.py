@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from types import TracebackType
 from typing import Any
 
 from gpiozero import Button, LEDBoard
@@ -24,6 +23,7 @@ from controller.lights.pinmap import PinMap
 from controller.lights.scene import DARK, Light, Scene
 from firmware.buttons import Debouncer
 from firmware.protocol import HOLD, PRESS, TICKS_PERIOD
+from sheshbesh.closing import Closing
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ def monotonic_ms() -> int:
     return int(time.monotonic() * 1000) & (TICKS_PERIOD - 1)
 
 
-class PinLights:
+class PinLights(Closing):
     """Single-colour LEDs on the Pi's pins, each named after a location or a status flag.
 
     A location LED shows that location's Light; a status LED lights while its flag is set. The
@@ -107,19 +107,8 @@ class PinLights:
             self.board.off()
             self.board.close()
 
-    def __enter__(self) -> PinLights:
-        return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-
-class PinButtons:
+class PinButtons(Closing):
     """Push buttons on the Pi's pins (to ground, internal pull-ups), reporting to ``on_press``.
 
     With ``start=True`` a daemon thread samples them every ``poll_ms``; tests pass ``start=False``
@@ -185,14 +174,3 @@ class PinButtons:
             self._thread.join(timeout=1)
         for button in self.buttons:
             button.close()
-
-    def __enter__(self) -> PinButtons:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -20,7 +20,6 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
-from types import TracebackType
 from typing import Any
 
 import serial
@@ -31,6 +30,7 @@ from controller.lights.palette import DEFAULT_PALETTE, Palette
 from controller.lights.scene import DARK, Scene
 from firmware import protocol
 from firmware.protocol import Decoder, Frame, FrameError, encode_frame
+from sheshbesh.closing import Closing
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ def open_port(url: str, baudrate: int) -> Any:
     return serial.serial_for_url(url, baudrate=baudrate, timeout=0.02, write_timeout=1.0)
 
 
-class SerialLink:
+class SerialLink(Closing):
     """A self-healing session with the LED controller; see the module docstring.
 
     ``port`` is a device path, a glob (the first match) or a pyserial URL, or a list of them tried
@@ -444,19 +444,8 @@ class SerialLink:
             except Exception:
                 log.exception("button callback failed for %s", name)
 
-    def __enter__(self) -> SerialLink:
-        return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-
-class SerialLights:
+class SerialLights(Closing):
     """The strip on the LED controller, through a :class:`SerialLink` (one LED per location)."""
 
     def __init__(self, link: SerialLink, palette: Palette = DEFAULT_PALETTE) -> None:
@@ -482,17 +471,6 @@ class SerialLights:
 
     def close(self) -> None:
         self.link.close()
-
-    def __enter__(self) -> SerialLights:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 class SerialButtons:
