@@ -46,6 +46,8 @@ class _Sampling:
     side_y: IntArray
     core_x: IntArray  # slot x samples: the centre (colour of a top checker)
     core_y: IntArray
+    face_x: IntArray  # slot x samples: the face, inside the rim (pips, if a die lies there)
+    face_y: IntArray
 
 
 def _grid(radius: float) -> FloatArray:
@@ -59,6 +61,7 @@ def _sampling(layout: BoardLayout, scale: float) -> _Sampling:
     width, height = layout.rectified_size(scale)
     owner, layer, centres, radii = [], [], [], []
     rays_x, rays_y, side_x, side_y, core_x, core_y = [], [], [], [], [], []
+    face_x, face_y = [], []
     angles = np.linspace(0, 2 * math.pi, _ANGLES, endpoint=False)
     spans = RAY_SPANS
     for index, location in enumerate(LOCATIONS):
@@ -85,6 +88,9 @@ def _sampling(layout: BoardLayout, scale: float) -> _Sampling:
             core = _grid(0.3 * r)
             core_x.append(cx + core[:, 0])
             core_y.append(cy + core[:, 1])
+            face = _grid(0.5 * r)
+            face_x.append(cx + face[:, 0])
+            face_y.append(cy + face[:, 1])
 
     def clip(values: list[FloatArray], limit: int) -> IntArray:
         return np.clip(np.rint(np.array(values)), 0, limit - 1).astype(np.intp)
@@ -101,6 +107,8 @@ def _sampling(layout: BoardLayout, scale: float) -> _Sampling:
         side_y=clip(side_y, height),
         core_x=clip(core_x, width),
         core_y=clip(core_y, height),
+        face_x=clip(face_x, width),
+        face_y=clip(face_y, height),
     )
 
 
@@ -130,6 +138,7 @@ class SlotEvidence:
     radius: FloatArray
     owner: IntArray
     layer: IntArray
+    busy: npt.NDArray[np.bool_]  # the centre is not plain: pips, or a checker's rim over it
 
 
 def _checker_colour_is_white(
@@ -194,6 +203,7 @@ def _lab_pixels(pixels: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
 
 
 _WEIGHTS = np.array([0.6, 1.0, 1.0], np.float32)  # lightness varies most with the light
+_GREY = np.array([0.114, 0.587, 0.299], np.float32)  # BGR -> grey
 
 
 def _references(
@@ -323,8 +333,19 @@ def read_slots(
     d_black = np.sqrt((((mean - checkers[1]) * _WEIGHTS) ** 2).sum(axis=1))
     d_checker = np.minimum(d_white, d_black)
     colour_score = (d_background - d_checker) / (d_background + d_checker + 1e-6)
+    # where the empty board looks like a checker, colour cannot tell them apart: trust the shape
+    board_mean = expected.mean(axis=1)
+    separation = np.minimum(
+        np.sqrt((((board_mean - checkers[0]) * _WEIGHTS) ** 2).sum(axis=1)),
+        np.sqrt((((board_mean - checkers[1]) * _WEIGHTS) ** 2).sum(axis=1)),
+    )
+    colour_score = colour_score * np.clip(separation / config.colour_separation, 0.0, 1.0)
     score = colour_score + config.shape_weight * (rim - config.rim_fraction)
     whiteness = (d_black - d_white) / (d_black + d_white + 1e-6)
+    # the face's spread of grey levels, ignoring the two most extreme samples at each end
+    core = top[sampling.face_y, sampling.face_x].astype(np.float32) @ _GREY
+    core.sort(axis=1)
+    spread = core[:, -3] - core[:, 2]
     return SlotEvidence(
         rim=score.astype(np.float64),
         white=whiteness > 0,
@@ -334,6 +355,7 @@ def read_slots(
         radius=sampling.radius,
         owner=sampling.owner,
         layer=sampling.layer,
+        busy=spread > config.plain_face,
     )
 
 
@@ -369,16 +391,24 @@ def count_checkers(
         slots = np.flatnonzero(evidence.owner == index)
         layers = evidence.layer[slots]
         first, second = slots[layers == 1], slots[layers == 2]
-        second_scores = evidence.rim[second]
+        first_scores, second_scores = evidence.rim[first], evidence.rim[second]
         if second.size:
             # one point holds one colour: a second-layer checker unlike the row under it is doubtful
-            seen_above = evidence.rim[second] > 0
+            seen_above = second_scores > 0
             row_colour = np.sign(
                 evidence.whiteness[first].sum() + evidence.whiteness[second][seen_above].sum()
             )
             unlike = np.sign(evidence.whiteness[second]) != row_colour
-            second_scores = second_scores - config.mixed_penalty * unlike
-        n_first, n_second = _best_stack(evidence.rim[first], second_scores)
+            # a checker's face is plain unless a second-layer checker lies on it; a die's is not
+            second_scores = (
+                second_scores
+                - config.mixed_penalty * unlike
+                - config.die_face_penalty * evidence.busy[second]
+            )
+            if not (second_scores > 0).any():
+                # no second layer seen: nothing lies over the first row to break its faces
+                first_scores = first_scores - config.die_face_penalty * evidence.busy[first]
+        n_first, n_second = _best_stack(first_scores, second_scores)
         chosen = list(first[:n_first]) + list(second[:n_second])
         present[chosen] = True
         seen = np.array(chosen, np.intp)

@@ -22,7 +22,12 @@ class ReaderConfig:
     ``rim_fraction``: share of rays from a slot's centre that must look like a checker's for a
     checker to be seen there; ``ray_match``: the normalised correlation a ray needs with the learned
     checker profile; ``shape_weight``: how much that shape cue adds to the colour cue;
-    ``mixed_penalty``: taken from the score of a second-layer checker unlike the row under it; ``cocked_squash``: a lone pip whose short/long axis ratio is below
+    ``mixed_penalty``: taken from the score of a second-layer checker unlike the row under it;
+    ``colour_separation``: how far (Lab) the empty board must be from both checker colours for the
+    colour cue to count in full (nearer, it counts in proportion and the shape decides);
+    ``plain_face``: the spread of grey levels over a checker's face above which it is not plain (a
+    die's pips), and ``die_face_penalty`` what that takes from the slot's score where no
+    second-layer checker could lie over the face; ``cocked_squash``: a lone pip whose short/long axis ratio is below
     this is on a cocked die; ``cocked_elongation``: for several pips, their mean elongation times
     the agreement of their long axes above which the die is cocked; ``still_seconds``: how long the board must be still to be settled;
     ``motion_level`` and ``motion_fraction``: a pixel whose grey level changes by more than the
@@ -47,6 +52,9 @@ class ReaderConfig:
     ray_match: float = 0.8
     shape_weight: float = 0.7
     mixed_penalty: float = 0.6
+    colour_separation: float = 50.0
+    plain_face: float = 40.0
+    die_face_penalty: float = 1.0
     die_change: float = 16.0
     die_core: float = 0.8
     die_widest: float = 1.5
