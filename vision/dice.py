@@ -8,6 +8,7 @@ one die face already cut out (the board reader's path). Both work on BGR uint8 i
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -89,8 +90,8 @@ def _same_face(a: Pip, b: Pip) -> bool:
     return math.hypot(a.x - b.x, a.y - b.y) < 5.0 * max(a.major, b.major)
 
 
-def _faces(pips: list[Pip]) -> list[list[Pip]]:
-    """Group one die's pips into faces (connected by :func:`_same_face`)."""
+def _linked_groups(pips: list[Pip], linked: Callable[[Pip, Pip], bool]) -> list[list[Pip]]:
+    """The connected groups of ``pips``, two pips being neighbours when ``linked(a, b)``."""
     groups: list[list[Pip]] = []
     seen: set[int] = set()
     for start in range(len(pips)):
@@ -102,11 +103,16 @@ def _faces(pips: list[Pip]) -> list[list[Pip]]:
             i = stack.pop()
             group.append(pips[i])
             for j in range(len(pips)):
-                if j not in seen and _same_face(pips[i], pips[j]):
+                if j not in seen and linked(pips[i], pips[j]):
                     seen.add(j)
                     stack.append(j)
         groups.append(group)
     return groups
+
+
+def _faces(pips: list[Pip]) -> list[list[Pip]]:
+    """Group one die's pips into faces (connected by :func:`_same_face`)."""
+    return _linked_groups(pips, _same_face)
 
 
 def _split(face: list[Pip]) -> list[list[Pip]]:
@@ -261,24 +267,9 @@ def _touching_tops(
     alike = [p for p in members if all(_alike(p, q) for q in face)]
     if len(alike) <= len(face):
         return [face]
-    groups: list[list[Pip]] = []
-    seen: set[int] = set()
-    for start in range(len(alike)):
-        if start in seen:
-            continue
-        stack, group = [start], []
-        seen.add(start)
-        while stack:
-            i = stack.pop()
-            group.append(alike[i])
-            for j in range(len(alike)):
-                if j in seen or not _same_face(alike[i], alike[j]):
-                    continue
-                if _seam_between(alike[i], alike[j], lightness):
-                    continue
-                seen.add(j)
-                stack.append(j)
-        groups.append(group)
+    groups = _linked_groups(
+        alike, lambda a, b: _same_face(a, b) and not _seam_between(a, b, lightness)
+    )
     if len(groups) < 2 or any(not 1 <= len(g) <= 6 for g in groups):
         return [face]
     if any(len(g) == 1 and not _lone_pip_on_die(g[0], lift, 0.3) for g in groups):
