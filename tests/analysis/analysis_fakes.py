@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from pathlib import Path
 
 from controller.analysis.board import Sides, pip_counts
 from controller.analysis.context import CubeView
@@ -18,8 +17,9 @@ from controller.analysis.errors import AnalysisNotInstalledError
 from controller.analysis.source import TurnSource
 from controller.events import Event
 from controller.rules import Position, legal_plays
+from tests.shared_data import MATCHES_DIR
 
-MATCHES = Path(__file__).resolve().parents[3] / "shared" / "data" / "matches"
+MATCHES = MATCHES_DIR
 PROBABILITIES = (0.5, 0.1, 0.0, 0.1, 0.0)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -21,8 +20,9 @@ from controller.analysis.board import (
 from controller.analysis.drawing import to_svg, to_text
 from controller.analysis.errors import AnalysisInputError
 from controller.rules import Position
+from tests.shared_data import ID_VECTORS
 
-VECTORS = Path(__file__).resolve().parents[3] / "shared" / "data" / "gnubg-id-vectors.json"
+VECTORS = ID_VECTORS
 
 
 def test_the_start_matches_the_engines_own_starting_board() -> None:

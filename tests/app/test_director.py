@@ -7,10 +7,9 @@ import pytest
 from controller.director import DirectorError, Timing, direct_match, final_positions
 from controller.matfile import read_mat
 from controller.rules import game_result
+from tests.shared_data import MATCHES_DIR
 
-MATCHES = sorted(
-    (Path(__file__).resolve().parents[3] / "shared" / "data" / "matches").glob("*.mat")
-)
+MATCHES = sorted(MATCHES_DIR.glob("*.mat"))
 EMBEDDED = Path(__file__).resolve().parents[2] / "controller" / "data" / "demo-3pt.mat"
 
 

@@ -18,10 +18,9 @@ from controller.referee import MatchSettings, NewMatch
 from controller.runner import Runner
 from sheshbesh.observation import DieReading, LocationCount, Observation
 from tests.app.table_testkit import ScriptedReader, act_out
+from tests.shared_data import MATCHES_DIR
 
-MATCHES = sorted(
-    (Path(__file__).resolve().parents[3] / "shared" / "data" / "matches").glob("*.mat")
-)
+MATCHES = sorted(MATCHES_DIR.glob("*.mat"))
 
 
 def play(path: Path) -> tuple[Record, str]:

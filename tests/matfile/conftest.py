@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 from controller.events import Event
-
-MATCHES_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "matches"
+from tests.shared_data import MATCHES_DIR
 
 
 def real_match_paths() -> list[Path]:

@@ -27,19 +27,7 @@ from controller.referee.turn import board_of
 from controller.replay import BoardScript, referee_inputs
 from controller.rules import Play, Position
 from sheshbesh.observation import CubeReading, DieReading, LocationCount, Observation
-
-_HERE = Path(__file__).resolve()
-MATCHES_DIR = next(
-    (
-        candidate
-        for candidate in (
-            _HERE.parents[2] / "shared" / "data" / "matches",
-            _HERE.parents[3] / "shared" / "data" / "matches",
-        )
-        if candidate.is_dir()
-    ),
-    _HERE.parents[3] / "shared" / "data" / "matches",
-)
+from tests.shared_data import MATCHES_DIR
 
 # White's die lands right of Black's: White rolls into the right-hand half of the image.
 WHITE_BOX = (420, 200, 30, 30)

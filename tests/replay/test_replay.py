@@ -12,19 +12,8 @@ from controller.matfile import MatFileError, read_mat, replay_records
 from controller.record import Record
 from controller.referee import ButtonPressed, NewMatch, ObservationSeen, Resign
 from controller.replay import BoardScript, match_settings, referee_inputs, replay_through_referee
+from tests.shared_data import MATCHES_DIR
 
-_HERE = Path(__file__).resolve()
-MATCHES_DIR = next(
-    (
-        candidate
-        for candidate in (
-            _HERE.parents[2] / "shared" / "data" / "matches",
-            _HERE.parents[3] / "shared" / "data" / "matches",
-        )
-        if candidate.is_dir()
-    ),
-    _HERE.parents[3] / "shared" / "data" / "matches",
-)
 PATHS = sorted(MATCHES_DIR.glob("*.mat"))
 pytestmark = pytest.mark.skipif(not PATHS, reason="the shared .mat matches are not present")
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -20,10 +19,9 @@ from controller.rules import (
     Xgid,
     XgidError,
 )
+from tests.shared_data import ID_VECTORS
 
-VECTORS = json.loads(
-    (Path(__file__).parents[3] / "shared" / "data" / "gnubg-id-vectors.json").read_text()
-)
+VECTORS = json.loads(ID_VECTORS.read_text())
 
 
 @pytest.mark.parametrize("vector", VECTORS["positions"], ids=lambda v: v["position_id"])

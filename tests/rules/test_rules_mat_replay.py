@@ -28,8 +28,9 @@ from controller.rules import (
     score_game,
     take,
 )
+from tests.shared_data import MATCHES_DIR
 
-MATCHES = Path(__file__).parents[3] / "shared" / "data" / "matches"
+MATCHES = MATCHES_DIR
 ACTION = re.compile(
     r"(?P<dice>[1-6]{2}):(?P<play>(?:\s+(?:bar|\d+)/\S+)*)"
     r"|Doubles => (?P<cube>\d+)|(?P<take>Takes)|(?P<drop>Drops)|Wins (?P<wins>\d+) points?"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -13,8 +12,6 @@ from vision.calibration import Calibration, calibrate
 from vision.render import Scene, Style, random_style, render
 
 cv2.setNumThreads(1)
-
-REAL_DICE = Path(__file__).resolve().parents[3] / "shared" / "data" / "real" / "dice-matteop65"
 
 
 def session(seed: int, *, hard: bool = True) -> tuple[Style, Calibration, np.random.Generator]:

@@ -11,9 +11,8 @@ import numpy as np
 import pytest
 
 from controller.cli import main
+from tests.shared_data import REAL_DICE
 from vision.render import DieSpec, Scene, random_style, render
-
-from .conftest import REAL_DICE
 
 
 @pytest.fixture(scope="module")

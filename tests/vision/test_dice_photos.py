@@ -12,11 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.shared_data import REAL_DICE
 from vision.dice import read_dice_photo
 from vision.errors import ImageError
 from vision.images import load_image
-
-from .conftest import REAL_DICE
 
 pytestmark = pytest.mark.skipif(
     not (REAL_DICE / "images").is_dir(),
