@@ -5,7 +5,7 @@
     .venv/bin/python benchmarks/bench_analysis.py --compare        # also: verdicts against gnubg
 
 Speed: the median time of one cube decision and one checker play over turns of the 7-point match
-in shared/data/matches, then the whole match through ``analyse_turns``. Memory: the process's
+in tests/data/matches, then the whole match through ``analyse_turns``. Memory: the process's
 resident set (VmRSS) before the engine is loaded, after, and after the match. Responsiveness: the
 worst delay of a 5 ms timer on the main thread while the worker thread analyses the match (what
 the referee would feel). ``--compare`` runs every decision of the four matches against GNU
@@ -32,7 +32,7 @@ from controller.analysis.match import Turn, analyse_turns  # noqa: E402
 from controller.analysis.source import turns_from_mat_text  # noqa: E402
 from controller.analysis.worker import AnalysisWorker  # noqa: E402
 
-MATCHES = ROOT.parent / "shared" / "data" / "matches"
+MATCHES = ROOT / "tests" / "data" / "matches"
 SEVEN = MATCHES / "gnubg-selfplay-7pt-seed4242.mat"
 
 

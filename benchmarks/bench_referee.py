@@ -4,7 +4,7 @@ Run: ``.venv/bin/python benchmarks/bench_referee.py`` (optionally ``--repeat N``
 
 Two parts:
 
-1. Every real match in ``shared/data/matches`` replayed as board observations (hands-over-the-board
+1. Every real match in ``tests/data/matches`` replayed as board observations (hands-over-the-board
    noise, checkers moved one at a time), each ``Referee.handle`` call timed.
 2. The worst doubles: positions whose double rolls have the most legal results (found among the
    positions of those matches, plus hand-made spread-out positions), each driven through dice seen,

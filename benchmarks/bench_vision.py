@@ -32,7 +32,7 @@ from vision.images import load_image
 from vision.reader import read_board
 from vision.render import Scene, random_scene, random_style, render_frame
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real" / "dice-matteop65"
+REAL = Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "dice-matteop65"
 
 
 def die_key(pips: int, cocked: bool) -> tuple[int, bool]:
