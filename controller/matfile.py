@@ -39,6 +39,7 @@ Example:
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -71,9 +72,12 @@ __all__ = [
     "MatFileError",
     "MatchExportError",
     "MatchFile",
+    "check_events",
+    "decode_mat",
     "export_mat",
     "match_from_events",
     "read_mat",
+    "read_mat_file",
     "replay_records",
     "write_mat",
 ]
@@ -82,6 +86,17 @@ __all__ = [
 ACTION_KINDS: Final[frozenset[str]] = frozenset(
     {"play", "double", "take", "pass", "beaver", "resign"}
 )
+
+#: The most points a Match ID can hold (15 bits): a longer match or a higher score cannot be
+#: refereed, so the reader refuses it rather than failing later in the middle of a replay.
+MAX_POINTS: Final = 32767
+#: The largest cube a Match ID can hold (its logarithm has 4 bits).
+MAX_CUBE: Final = 2**15
+#: Problems listed before the reader gives up: past this the file is most likely not a match file
+#: at all, and a list of thousands of lines helps nobody (and costs memory).
+MAX_PROBLEMS: Final = 50
+#: A match file larger than this is refused unread. A long money session is a few hundred kB.
+MAX_FILE_BYTES: Final = 16 * 1024 * 1024
 
 _LENGTH_RE: Final = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
 _GAME_RE: Final = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
@@ -217,13 +232,24 @@ class _Reader:
 
     def problem(self, line: int, message: str) -> None:
         self.problems.append(f"line {line}: {message}")
+        if len(self.problems) >= MAX_PROBLEMS:
+            raise _TooManyProblems(line)
 
     def read(self, text: str) -> MatchFile:
-        for number, raw in enumerate(text.splitlines(), start=1):
-            self.read_line(number, raw.rstrip())
-        if self.length is None:
-            self.problems.insert(0, "line 1: no 'N point match' line: not a .mat match file")
-        games = self.finish_games()
+        try:
+            for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+                self.read_line(number, raw.rstrip())
+            if self.length is None:
+                self.problems.insert(0, "line 1: no 'N point match' line: not a .mat match file")
+            elif not self.games and not self.problems:
+                self.problems.append("line 1: no 'Game 1' line: the file holds no games")
+            games = self.finish_games()
+        except _TooManyProblems as stop:
+            self.problems.append(
+                f"line {stop.line}: {MAX_PROBLEMS} problems so far: reading stopped here"
+                " (is this a .mat match file?)"
+            )
+            raise MatFileError(sorted(self.problems, key=_line_number)) from None
         if self.problems:
             raise MatFileError(sorted(self.problems, key=_line_number))
         assert self.length is not None
@@ -244,6 +270,9 @@ class _Reader:
             elif self.games:
                 self.problem(number, "the 'point match' line must come before the first game")
             self.length = int(match.group(1))
+            if self.length > MAX_POINTS:
+                self.problem(number, f"a {self.length} point match: at most {MAX_POINTS} points")
+                self.length = 0
             return
         if match := _GAME_RE.match(line):
             self.start_game(number, int(match.group(1)))
@@ -283,6 +312,9 @@ class _Reader:
         names = (match.group(1), match.group(3))
         game.score = (int(match.group(2)), int(match.group(4)))
         game.score_line = number
+        if max(game.score) > MAX_POINTS:
+            self.problem(number, f"a score of {max(game.score)}: at most {MAX_POINTS} points")
+            game.score = (0, 0)
         if self.players is None:
             self.players = names
         elif names != self.players:
@@ -397,7 +429,7 @@ class _Reader:
         if not text.isdigit():
             return None
         value = int(text)
-        if value < 2 or value & (value - 1):
+        if value < 2 or value & (value - 1) or value > MAX_CUBE:
             return None
         return value
 
@@ -427,6 +459,9 @@ class _Reader:
             return
         if points < 1:
             self.problem(number, f"a game is won by 1 point or more, not {points}")
+        if points > MAX_POINTS:
+            self.problem(number, f"a game won by {points} points: at most {MAX_POINTS}")
+            points = 1
         game.winner, game.points, game.result_line = winner, points, number
 
     def finish_games(self) -> tuple[GameRecord, ...]:
@@ -448,6 +483,13 @@ class _Reader:
                 scores = list(score)
                 scores[game.winner] += game.points
                 running = (scores[0], scores[1])
+                if max(running) > MAX_POINTS:
+                    self.problem(
+                        game.result_line,
+                        f"game {game.number} brings the score to {max(running)}:"
+                        f" at most {MAX_POINTS} points",
+                    )
+                    running = None
             else:
                 running = None
             games.append(
@@ -464,17 +506,60 @@ class _Reader:
         return tuple(games)
 
 
+class _TooManyProblems(Exception):
+    """Internal: the reader has listed :data:`MAX_PROBLEMS` problems and stops at ``line``."""
+
+    def __init__(self, line: int) -> None:
+        super().__init__(line)
+        self.line = line
+
+
 def _line_number(problem: str) -> int:
     """The N of a ``"line N: ..."`` problem, for sorting."""
     return int(problem.split(":", 1)[0].removeprefix("line "))
 
 
 def read_mat(text: str) -> MatchFile:
-    """Parse the text of a ``.mat`` file.
+    """Parse the text of a ``.mat`` file (a leading byte-order mark is skipped).
 
-    Raises :class:`MatFileError` listing every problem found, each as ``"line N: ..."``.
+    Raises :class:`MatFileError` listing every problem found, each as ``"line N: ..."``; after
+    :data:`MAX_PROBLEMS` problems it stops reading and says so.
     """
     return _Reader().read(text)
+
+
+def decode_mat(data: bytes) -> str:
+    """The text of a ``.mat`` file's bytes: UTF-8 (with or without a byte-order mark), else
+    Latin-1, the encoding of older Jellyfish and GNU Backgammon files, so ``Zoë`` stays ``Zoë``.
+
+    Raises :class:`MatFileError` for bytes that are no text at all (a NUL byte).
+
+    >>> decode_mat("\ufeff1 point match".encode()), decode_mat("Zoë".encode("latin-1"))
+    ('1 point match', 'Zoë')
+    """
+    if b"\x00" in data:
+        offset = data.index(b"\x00")
+        line = data.count(b"\n", 0, offset) + 1
+        raise MatFileError([f"line {line}: a NUL byte: this is not a text file"])
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def read_mat_file(path: str | os.PathLike[str]) -> MatchFile:
+    """Read and parse a ``.mat`` file (see :func:`decode_mat`, :func:`read_mat`).
+
+    A file over :data:`MAX_FILE_BYTES` is refused unread, so memory stays bounded whatever it
+    holds. Raises :class:`MatFileError`, and ``OSError`` when the file cannot be read.
+    """
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise MatFileError(
+            [f"line 1: the file is larger than {MAX_FILE_BYTES // 2**20} MiB: not a match file"]
+        )
+    return read_mat(decode_mat(data))
 
 
 def _entry_text(action: Action) -> str:
@@ -600,7 +685,10 @@ def _int_pair(value: object) -> tuple[int, int] | None:
 
 
 class _EventReader:
-    def __init__(self) -> None:
+    def __init__(self, *, any_variant: bool = False) -> None:
+        # any_variant: checking a log (not writing a file), where any variant is fine.
+        self.any_variant = any_variant
+        self.variant = "backgammon"
         self.problems: list[str] = []
         self.players: tuple[str, str] | None = None
         self.length: int | None = None
@@ -648,7 +736,8 @@ class _EventReader:
                 self.problem(label, f"length must be a whole number of points, got {length!r}")
                 length = 0
             variant = data.get("variant", "backgammon")
-            if variant != "backgammon":
+            self.variant = variant if isinstance(variant, str) else repr(variant)
+            if variant != "backgammon" and not self.any_variant:
                 self.problem(
                     label, f"a {variant!r} match cannot be written as .mat: backgammon only"
                 )
@@ -738,6 +827,9 @@ class _EventReader:
 
     def finish(self, game: _PendingGame) -> GameRecord:
         """Rewrite each play in gnubg's step form, checking it against the rules as we go."""
+        if self.variant != "backgammon":  # only when checking: other rules, no .mat to write
+            actions_only = tuple(action for _, action in game.actions)
+            return GameRecord(game.number, game.score, actions_only, game.winner, game.points)
         actions: list[Action] = []
         position: Position | None = None
         for sequence, action in game.actions:
@@ -778,6 +870,19 @@ def match_from_events(events: Iterable[Event]) -> MatchFile:
     :class:`MatchExportError` listing every event that does not fit.
     """
     return _EventReader().read(events)
+
+
+def check_events(events: Iterable[Event]) -> tuple[str, ...]:
+    """The problems :func:`match_from_events` finds in one recorded match, each naming its
+    event, or none. Unlike an export, a variant other than backgammon is no problem here (its
+    plays follow other rules and are not checked): ``sheshbesh run`` checks the match it resumes
+    with this, so it refuses exactly the damage that ``sheshbesh export`` would report.
+    """
+    try:
+        _EventReader(any_variant=True).read(events)
+    except MatchExportError as error:
+        return error.problems
+    return ()
 
 
 def export_mat(events: Iterable[Event]) -> str:

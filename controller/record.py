@@ -17,6 +17,7 @@ only on what is safely on disk; after a crash the referee is rebuilt from :meth:
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sqlite3
@@ -42,6 +43,7 @@ CREATE TABLE IF NOT EXISTS events (
     data TEXT NOT NULL CHECK (json_valid(data))
 );
 CREATE INDEX IF NOT EXISTS events_by_match ON events (match_id, sequence);
+CREATE INDEX IF NOT EXISTS events_by_type ON events (type, sequence);
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'the event log is append-only: events are never updated'); END;
 CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
@@ -89,6 +91,10 @@ class RecordCorruptError(RecordError, ValueError):
     """The file is not an event log this program can read; it is left untouched."""
 
 
+class RecordInUseError(RecordError):
+    """Another process (a second ``sheshbesh run`` or ``demo``) is writing this record."""
+
+
 class DuplicateEventError(RecordError, ValueError):
     """An event with this sequence number is already recorded (a second writer, or a replay)."""
 
@@ -100,33 +106,95 @@ class AnalysisRecordError(RecordError, ValueError):
 class Record:
     """The append-only SQLite event log of one board (any number of matches).
 
-    Raises :class:`RecordCorruptError` when ``path`` exists but is not a readable event log; such a
-    file is never written to.
+    A writer (the default) holds an exclusive lock on the file for as long as it is open, so a
+    second writer gets :class:`RecordInUseError` ("in use") instead of interleaving events.
+    ``read_only=True`` opens the file as SQLite's ``mode=ro`` (export, analysis, any reader): it
+    never writes, never changes the schema or the journal mode, never takes the writer's lock,
+    and reads a backup in a read-only folder.
+
+    The referee's appends go through the writer's own connection; every read goes through a
+    separate read-only connection per thread (WAL mode lets readers and the writer work at the
+    same time), so the panel's pages never wait for, or hold up, the referee.
+
+    Raises :class:`RecordCorruptError` when ``path`` exists but is not a readable event log (such
+    a file is never written to, an empty one included), :class:`RecordInUseError` when another
+    writer holds it, :class:`RecordError` when it cannot be opened.
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], *, read_only: bool = False, exclusive: bool = True
+    ) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            _check_header(Path(self.path))
-        try:
-            # One connection shared by the referee's loop and the panel's threads, under a lock.
-            self._connection = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False
-            )
-        except sqlite3.Error as error:
-            raise RecordError(f"cannot open the event log {self.path!r}: {error}") from error
+        self.read_only = read_only
+        self.exclusive = exclusive and not read_only
+        self._lock = threading.RLock()
+        self._readers = threading.local()
+        self._reader_connections: list[sqlite3.Connection] = []
+        self._lock_handle: int | None = None
+        memory = self.path == ":memory:"
+        if read_only and memory:
+            raise RecordError("an in-memory event log cannot be opened read-only")
+        if not memory:
+            _check_header(Path(self.path), must_exist=read_only)
+        existed = not memory and Path(self.path).exists()
+        if read_only:
+            self._connection = self._open_read_only()
+        else:
+            if existed and self.exclusive:
+                self._lock_handle = _lock_file(Path(self.path))
+            try:
+                # One writing connection for the referee's appends, used under a lock.
+                self._connection = sqlite3.connect(
+                    self.path, isolation_level=None, check_same_thread=False
+                )
+            except sqlite3.Error as error:
+                self._unlock()
+                raise RecordError(f"cannot open the event log {self.path!r}: {error}") from error
         try:
             self._prepare()
         except sqlite3.OperationalError as error:  # locked, read-only, disk I/O: not damage
             self._connection.close()
+            self._unlock()
             raise RecordError(f"cannot use the event log {self.path!r}: {error}") from error
         except sqlite3.DatabaseError as error:
             self._connection.close()
+            self._unlock()
             raise RecordCorruptError(
                 f"{self.path!r} is not a readable event log ({error}); it was left untouched"
             ) from error
-        self._lock = threading.RLock()
+        if not memory and not existed and self.exclusive:
+            try:
+                self._lock_handle = _lock_file(Path(self.path))
+            except RecordError:
+                self._connection.close()
+                raise
         self._current_match = self._latest_match()
+
+    def _unlock(self) -> None:
+        if self._lock_handle is not None:
+            os.close(self._lock_handle)  # closing the descriptor ends the lock
+            self._lock_handle = None
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        uri = Path(self.path).resolve().as_uri() + "?mode=ro"
+        try:
+            return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        except sqlite3.OperationalError:
+            pass
+        # A WAL-mode file in a folder we may not write (a backup on a read-only medium): SQLite
+        # cannot make its shared-memory file there. With no write-ahead file beside it, nothing
+        # is pending, and the file can be read as immutable.
+        if Path(self.path + "-wal").exists():
+            raise RecordError(
+                f"cannot open the event log {self.path!r} read-only: its folder is not writable"
+                " and it has a write-ahead file (copy both to a writable folder)"
+            )
+        try:
+            return sqlite3.connect(
+                uri + "&immutable=1", uri=True, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as error:
+            raise RecordError(f"cannot open the event log {self.path!r}: {error}") from error
 
     def _prepare(self) -> None:
         connection = self._connection
@@ -143,6 +211,12 @@ class Record:
             raise sqlite3.DatabaseError(
                 f"it holds tables {sorted(tables)} but no 'events' table: another program's database"
             )
+        if self.read_only:
+            if "events" not in tables:
+                raise sqlite3.DatabaseError("it holds no 'events' table: it is no event log")
+            if "matches" not in tables:
+                raise sqlite3.DatabaseError("its 'matches' view is missing")
+            return
         if self.path != ":memory:":
             connection.execute("PRAGMA journal_mode=WAL")
         # FULL, not NORMAL: in WAL mode NORMAL syncs only at checkpoints, so a power cut may lose
@@ -152,7 +226,28 @@ class Record:
         connection.execute("PRAGMA synchronous=FULL")
         connection.executescript(_SCHEMA)
 
+    def _reader(self) -> sqlite3.Connection | None:
+        """This thread's read-only connection (None: read through the writer's, e.g. in memory)."""
+        if self.read_only or self.path == ":memory:":
+            return None
+        connection: sqlite3.Connection | None = getattr(self._readers, "connection", None)
+        if connection is None:
+            uri = Path(self.path).resolve().as_uri() + "?mode=ro"
+            try:
+                connection = sqlite3.connect(
+                    uri, uri=True, isolation_level=None, check_same_thread=False
+                )
+            except sqlite3.Error as error:
+                raise RecordError(f"cannot read the event log {self.path!r}: {error}") from error
+            with self._lock:
+                self._reader_connections.append(connection)
+            self._readers.connection = connection
+        return connection
+
     def _query(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
+        reader = self._reader()
+        if reader is not None:
+            return reader.execute(sql, parameters).fetchall()
         with self._lock:
             return self._connection.execute(sql, parameters).fetchall()
 
@@ -180,6 +275,11 @@ class Record:
         if not isinstance(match, str) or not match:
             raise RecordError(
                 f"cannot record {event.type!r}: no match given and none started in {self.path!r}"
+            )
+        if not self.exclusive and self.path != ":memory:":
+            raise RecordError(
+                f"cannot record {event.type!r}: {self.path!r} is open "
+                + ("read-only" if self.read_only else "without the writer's lock")
             )
         data = json.dumps(event.data, sort_keys=True, separators=(",", ":"))
         try:
@@ -218,36 +318,61 @@ class Record:
             "SELECT sequence, time, type, data FROM events WHERE match_id = ? ORDER BY sequence",
             (match,),
         )
-        return [
-            Event(type_, json.loads(data), float(time), int(sequence))
-            for sequence, time, type_, data in rows
-        ]
+        return [_event(self.path, *row) for row in rows]
+
+    def check(self, match: str | None = None) -> tuple[str, ...]:
+        """The problems that ``export`` would report in ``match`` (default: the current one),
+        each naming its event; none for a sound log. A match in another variant than
+        backgammon is checked for its shape only.
+
+        Raises :class:`RecordCorruptError` for an event that cannot be read at all.
+        """
+        from controller.matfile import check_events
+
+        return check_events(self.events(match))
+
+    _MATCH_COLUMNS = "id, players, length, score, started, finished, games"
 
     def matches(self) -> list[dict[str, Any]]:
         """Every match in the log, oldest first, from the ``matches`` view (times in seconds)."""
-        rows = self._query(
-            "SELECT id, players, length, score, started, finished, games FROM matches ORDER BY sequence"
-        )
-        return [
-            {
-                "id": match_id,
-                "players": json.loads(players) if players is not None else None,
-                "length": length,
-                "score": json.loads(score) if score is not None else [0, 0],
-                "started": started,
-                "finished": finished,
-                "games": games,
-            }
-            for match_id, players, length, score, started, finished, games in rows
-        ]
+        rows = self._query(f"SELECT {self._MATCH_COLUMNS} FROM matches ORDER BY sequence")
+        return [_match_row(row) for row in rows]
 
-    def list_matches(self) -> list[dict[str, Any]]:
-        """For the panel, newest first: ``[{"id", "players", "length", "score", "started",
-        "finished", "games"}]`` with ISO 8601 times and ``games`` as ``[{"game", "winner",
-        "points", "score"}]``."""
-        games: dict[str, list[dict[str, Any]]] = {}
+    def match_count(self) -> int:
+        """How many matches the log holds."""
+        return int(self._query("SELECT COUNT(*) FROM events WHERE type = 'match_started'")[0][0])
+
+    def list_matches(self, offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+        """For the panel, newest first, ``limit`` of them (None: all) after skipping ``offset``:
+        ``[{"id", "players", "length", "score", "started", "finished", "games"}]`` with ISO 8601
+        times and ``games`` as ``[{"game", "winner", "points", "score"}]``.
+
+        Only the asked page is read (an index on the event type finds the matches), so a record
+        of ten thousand matches costs a page what a record of ten does.
+        """
         rows = self._query(
-            "SELECT match_id, data FROM events WHERE type = 'game_won' ORDER BY sequence"
+            f"SELECT {self._MATCH_COLUMNS} FROM matches ORDER BY sequence DESC LIMIT ? OFFSET ?",
+            (-1 if limit is None else max(0, int(limit)), max(0, int(offset))),
+        )
+        return self._with_games([_match_row(row) for row in rows])
+
+    def match(self, match_id: str) -> dict[str, Any] | None:
+        """For the panel: ``match_id``'s entry as :meth:`list_matches` gives it, or None."""
+        rows = self._query(f"SELECT {self._MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,))
+        if not rows:
+            return None
+        return self._with_games([_match_row(rows[0])])[0]
+
+    def _with_games(self, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        if not entries:
+            return []
+        ids = [entry["id"] for entry in entries]
+        games: dict[str, list[dict[str, Any]]] = {}
+        # One query per page; the id list is a JSON array so its length needs no SQL building.
+        rows = self._query(
+            "SELECT match_id, data FROM events WHERE type = 'game_won' AND match_id IN "
+            "(SELECT value FROM json_each(?)) ORDER BY sequence",
+            (json.dumps(ids),),
         )
         for match_id, data in rows:
             won = json.loads(data)
@@ -261,15 +386,8 @@ class Record:
                 "finished": None if entry["finished"] is None else _iso(entry["finished"]),
                 "games": games.get(entry["id"], []),
             }
-            for entry in reversed(self.matches())
+            for entry in entries
         ]
-
-    def match(self, match_id: str) -> dict[str, Any] | None:
-        """For the panel: ``match_id``'s entry as :meth:`list_matches` gives it, or None."""
-        for entry in self.list_matches():
-            if entry["id"] == match_id:
-                return entry
-        return None
 
     def export_mat(self, match_id: str) -> str:
         """``match_id`` as GNU Backgammon .mat text; raises ``KeyError`` for an unknown match."""
@@ -382,8 +500,13 @@ class Record:
     # -- lifetime ------------------------------------------------------------------------------
 
     def close(self) -> None:
+        """Close every connection, then let go of the writer's lock. Safe to call twice."""
         with self._lock:
+            for reader in self._reader_connections:
+                reader.close()
+            self._reader_connections.clear()
             self._connection.close()
+            self._unlock()
 
     def __enter__(self) -> Record:
         return self
@@ -400,20 +523,85 @@ class Record:
         return f"Record({self.path!r})"
 
 
+def _event(path: str, sequence: int, time: float, type_: str, data: str) -> Event:
+    """One stored event; a row that no event can be (a foreign or damaged writer's) is refused."""
+    where = f"event {sequence} in {path!r}"
+    try:
+        payload = json.loads(data)
+    except (TypeError, ValueError):
+        raise RecordCorruptError(f"{where} holds data that is not JSON: {data!r:.60}") from None
+    if not isinstance(payload, dict):
+        raise RecordCorruptError(f"{where} holds {type(payload).__name__} data, not an object")
+    try:
+        return Event(type_, payload, float(time), int(sequence))
+    except (TypeError, ValueError) as error:
+        raise RecordCorruptError(
+            f"{where}: {error}; this program does not know it (a newer version's record?)"
+        ) from None
+
+
+def _match_row(row: tuple[Any, ...]) -> dict[str, Any]:
+    match_id, players, length, score, started, finished, games = row
+    return {
+        "id": match_id,
+        "players": json.loads(players) if players is not None else None,
+        "length": length,
+        "score": json.loads(score) if score is not None else [0, 0],
+        "started": started,
+        "finished": finished,
+        "games": games,
+    }
+
+
 def _iso(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, tz=UTC).isoformat(timespec="seconds")
 
 
-def _check_header(path: Path) -> None:
-    """Refuse a non-empty file that does not start like an SQLite database, before SQLite opens it."""
+def _lock_file(path: Path) -> int:
+    """Take the writer's lock on ``path`` (an advisory ``flock``, released when the process ends
+    however it ends); returns the descriptor that holds it.
+
+    ``flock`` locks are apart from the POSIX locks SQLite takes on the same file, so they do not
+    disturb each other. Raises :class:`RecordInUseError` when another writer holds it.
+    """
+    try:
+        handle = os.open(path, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise RecordError(f"cannot open the event log {str(path)!r}: {error.strerror}") from error
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(handle)
+        raise RecordInUseError(
+            f"the record {str(path)!r} is in use by another sheshbesh process (run, demo or"
+            " replay): stop it first, or give another record"
+        ) from None
+    except OSError as error:
+        os.close(handle)
+        raise RecordError(f"cannot lock the event log {str(path)!r}: {error.strerror}") from error
+    return handle
+
+
+def _check_header(path: Path, *, must_exist: bool = False) -> None:
+    """Refuse a file that does not start like an SQLite database (an empty one included), before
+    SQLite opens it; with ``must_exist`` also a missing file."""
     try:
         with path.open("rb") as handle:
             head = handle.read(len(SQLITE_HEADER))
     except FileNotFoundError:
+        if must_exist:
+            raise RecordError(f"no event log at {str(path)!r}") from None
         return
+    except IsADirectoryError:
+        raise RecordError(f"{str(path)!r} is a folder, not an event log") from None
     except OSError as error:
-        raise RecordError(f"cannot read the event log {str(path)!r}: {error}") from error
-    if head and head != SQLITE_HEADER:
+        raise RecordError(f"cannot read the event log {str(path)!r}: {error.strerror}") from error
+    if not head:
+        raise RecordCorruptError(
+            f"{str(path)!r} is an empty file (0 bytes), not an event log; it was left untouched"
+            " (remove it to start a new record there)"
+        )
+    if head != SQLITE_HEADER:
         raise RecordCorruptError(
             f"{str(path)!r} is not an SQLite event log (it starts with {head[:8]!r}); "
             "it was left untouched"

@@ -16,10 +16,21 @@ from web.pin import hash_pin
 from web.state import example_state
 
 
+def port(text: str) -> int:
+    """A TCP port from 0 (pick a free one) to 65535, refused in one line otherwise."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port: choose 0 to 65535")
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m web", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8080, help="port to listen on")
+    parser.add_argument("--port", type=port, default=8080, help="port to listen on")
     parser.add_argument("--fake", action="store_true", help="show an example match and matches")
     parser.add_argument("--pin", help="admin PIN for this run only (kept hashed in memory)")
     args = parser.parse_args(argv)

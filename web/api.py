@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, jsonify
+from flask import Blueprint, Response, abort, jsonify, request
 
+from web.matches import PAGE_SIZE
 from web.services import services
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -20,7 +21,23 @@ def state() -> Response:
 
 @bp.get("/matches")
 def matches() -> Response:
-    return jsonify(matches=services().store.list_matches())
+    """``{"matches": [...], "total": N, "offset": O, "limit": L}``, newest first; ``?offset=`` and
+    ``?limit=`` (at most :data:`web.matches.PAGE_SIZE`) page through a long record."""
+    store = services().store
+    offset = _whole(request.args.get("offset"), 0)
+    limit = min(_whole(request.args.get("limit"), PAGE_SIZE), PAGE_SIZE)
+    return jsonify(
+        matches=store.list_matches(offset=offset, limit=limit),
+        total=store.match_count(),
+        offset=offset,
+        limit=limit,
+    )
+
+
+def _whole(raw: str | None, default: int) -> int:
+    if raw is None or not raw.isdigit() or len(raw) > 9:
+        return default
+    return int(raw)
 
 
 @bp.get("/matches/<match_id>")

@@ -117,8 +117,12 @@ class MemoryMatchStore:
         self._matches = example_matches() if matches is None else matches
         self._mat = {"m-20261130-01": EXAMPLE_MAT} if mat_texts is None else mat_texts
 
-    def list_matches(self) -> list[MatchSummary]:
-        return copy.deepcopy(self._matches)
+    def list_matches(self, offset: int = 0, limit: int | None = None) -> list[MatchSummary]:
+        end = None if limit is None else offset + limit
+        return copy.deepcopy(self._matches[offset:end])
+
+    def match_count(self) -> int:
+        return len(self._matches)
 
     def match(self, match_id: str) -> MatchSummary | None:
         for summary in self._matches:

@@ -95,8 +95,12 @@ class Controls(Protocol):
 class MatchStore(Protocol):
     """The record of matches, as the panel reads it."""
 
-    def list_matches(self) -> list[MatchSummary]:
-        """Every recorded match, newest first."""
+    def list_matches(self, offset: int = 0, limit: int | None = None) -> list[MatchSummary]:
+        """Recorded matches, newest first: ``limit`` of them (None: all) after the first
+        ``offset``. A store reads only the page asked for."""
+
+    def match_count(self) -> int:
+        """How many matches are recorded."""
 
     def match(self, match_id: str) -> MatchSummary | None:
         """One match, or None when no match has that id."""

@@ -11,7 +11,15 @@ import re
 import tempfile
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, current_app, render_template, send_from_directory
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    render_template,
+    request,
+    send_from_directory,
+)
 from werkzeug.security import safe_join
 
 from web.errors import ExportPathError
@@ -58,9 +66,25 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
+#: Matches on one page of the list (and the most ``/api/matches`` gives at once).
+PAGE_SIZE = 50
+
+
+def page_number(raw: str | None) -> int:
+    """The ``?page=`` asked for: 1 when absent or not a sensible page number."""
+    if raw is None or not raw.isdigit() or len(raw) > 9:
+        return 1
+    return max(1, int(raw))
+
+
 @bp.get("/matches")
 def index() -> str:
-    return render_template("matches.html", matches=services().store.list_matches())
+    store = services().store
+    total = store.match_count()
+    pages = max(1, -(-total // PAGE_SIZE))
+    page = min(page_number(request.args.get("page")), pages)
+    matches = store.list_matches(offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
+    return render_template("matches.html", matches=matches, page=page, pages=pages, total=total)
 
 
 @bp.get("/matches/<match_id>")

@@ -54,8 +54,11 @@ class NoControls:
 class EmptyMatchStore:
     """A store with no matches (a panel started without a record)."""
 
-    def list_matches(self) -> list[MatchSummary]:
+    def list_matches(self, offset: int = 0, limit: int | None = None) -> list[MatchSummary]:
         return []
+
+    def match_count(self) -> int:
+        return 0
 
     def match(self, match_id: str) -> MatchSummary | None:
         return None

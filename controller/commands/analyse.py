@@ -19,7 +19,9 @@ from controller.analysis import report
 from controller.analysis.bgsage_engine import DEFAULT_LEVEL, LEVELS
 from controller.analysis.errors import AnalysisError, AnalysisNotInstalledError
 from controller.analysis.match import MatchAnalysis, analyse_turns
-from controller.analysis.source import TurnSource, turns_from_events, turns_from_mat_text
+from controller.analysis.source import TurnSource, turns_from_events, turns_from_mat
+from controller.commands.arguments import whole_number
+from controller.matfile import read_mat_file
 from sheshbesh.errors import SheshbeshError
 
 DEFAULT_RECORD = "var/sheshbesh.sqlite"
@@ -46,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--costliest",
-        type=int,
+        type=whole_number(0, 10_000),
         default=report.COSTLIEST,
         metavar="N",
         help="costly decisions to show",
@@ -57,7 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--beavers", action="store_true", help="money sessions from a .mat file: beavers allowed"
     )
-    parser.add_argument("--threads", type=int, default=1, help="engine threads (default 1)")
+    parser.add_argument(
+        "--threads", type=whole_number(1, 64), default=1, help="engine threads (default 1)"
+    )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.add_argument(
         "--no-save",
@@ -105,7 +109,8 @@ def save_report(args: argparse.Namespace, source: TurnSource, analysis: MatchAna
     from controller.record import Record
 
     games = [turn.game for turn in source.turns]
-    with Record(Path(args.record)) as record:
+    # Not the writer's lock: a report is derived data, saved beside a running referee's events.
+    with Record(Path(args.record), exclusive=False) as record:
         record.save_analysis(
             args.source,
             report_for_record(analysis, args.costliest),
@@ -119,10 +124,10 @@ def load_source(args: argparse.Namespace) -> TurnSource:
     path = Path(args.source)
     if not is_recorded_match(args):
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            match = read_mat_file(path)
         except OSError as error:
             raise AnalysisError(f"cannot read {args.source}: {error.strerror}") from error
-        return turns_from_mat_text(text, path.name, jacoby=not args.no_jacoby, beavers=args.beavers)
+        return turns_from_mat(match, path.name, jacoby=not args.no_jacoby, beavers=args.beavers)
     from controller.record import Record
 
     record_path = Path(args.record)
@@ -130,7 +135,7 @@ def load_source(args: argparse.Namespace) -> TurnSource:
         raise AnalysisError(
             f"{args.source!r} is neither a .mat file nor a match in a record ({args.record} not found)"
         )
-    with Record(record_path) as record:
+    with Record(record_path, read_only=True) as record:
         events = record.events(args.source)
     if not events:
         raise AnalysisError(f"no match {args.source!r} in the record {args.record}")

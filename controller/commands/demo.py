@@ -22,11 +22,17 @@ from pathlib import Path
 from typing import Any
 
 from controller.app import PanelStartError, StatusPanel, serve_panel, summary_of
+from controller.commands.arguments import port, positive_number, whole_number
 from controller.events import Event
-from controller.matfile import MatFileError, read_mat
+from controller.matfile import MAX_FILE_BYTES, MatFileError, decode_mat, read_mat
 from controller.record import Record
 
 log = logging.getLogger("sheshbesh")
+#: Bounds of the demo's pace: slower than a hundredth of real life never ends, faster than a
+#: thousand times is what ``--speed max`` is for.
+MIN_SPEED, MAX_SPEED = 0.01, 1000.0
+MAX_FPS = 60.0
+MAX_SEED = 2**32 - 1
 PROGRESS = (
     "play",
     "cube_offered",
@@ -53,7 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-panel", action="store_true", help="do not serve the score panel")
     parser.add_argument("--host", default="127.0.0.1", help="panel address (default 127.0.0.1)")
     parser.add_argument(
-        "--port", type=int, default=8080, help="panel port (default 8080; 0 picks a free one)"
+        "--port", type=port, default=8080, help="panel port (default 8080; 0 picks a free one)"
     )
     parser.add_argument(
         "--db",
@@ -62,10 +68,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--log", metavar="FILE", help="log file (default: beside the record)")
     parser.add_argument(
-        "--seed", type=int, default=7, help="seed of the board's looks and camera pose (default 7)"
+        "--seed",
+        type=whole_number(0, MAX_SEED),
+        default=7,
+        help="seed of the board's looks and camera pose (default 7)",
     )
     parser.add_argument(
-        "--fps", type=float, default=10.0, help="camera frames a second (default 10)"
+        "--fps",
+        type=positive_number(MAX_FPS, low=1.0),
+        default=10.0,
+        help=f"camera frames a second, 1 to {MAX_FPS:g} (default 10)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on the terminal")
     parser.add_argument(
@@ -82,8 +94,11 @@ def _speed(text: str) -> float | None:
         value = float(text)
     except ValueError:
         raise SystemExit(f"sheshbesh demo: --speed {text!r} is not a number or 'max'") from None
-    if value <= 0:
-        raise SystemExit(f"sheshbesh demo: --speed {text!r} must be above 0")
+    if not MIN_SPEED <= value <= MAX_SPEED:
+        raise SystemExit(
+            f"sheshbesh demo: --speed {text!r} is out of range: choose {MIN_SPEED:g} to"
+            f" {MAX_SPEED:g}, or 'max'"
+        )
     return value
 
 
@@ -92,9 +107,18 @@ def _match_text(path: str | None) -> tuple[str, str]:
         text = resources.files("controller").joinpath("data/demo-3pt.mat").read_text()
         return text, "the embedded 3-point match"
     try:
-        return Path(path).read_text(encoding="utf-8", errors="replace"), path
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise SystemExit(f"sheshbesh demo: cannot read {path!r}: {error.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise SystemExit(
+            f"sheshbesh demo: {path} is larger than {MAX_FILE_BYTES // 2**20} MiB: not a match file"
+        )
+    try:
+        return decode_mat(data), path
+    except MatFileError as error:
+        raise SystemExit(f"sheshbesh demo: {path}: {error.problems[0]}") from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -35,11 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     database = Path(args.db)
-    if not database.exists():
-        print(f"sheshbesh export: no event log at {str(database)!r}", file=sys.stderr)
-        return 1
     try:
-        with Record(database) as record:
+        # Read-only: an export never changes the record, and reads a backup on a read-only medium.
+        with Record(database, read_only=True) as record:
             match = record.current_match if args.match in ("-", "current") else args.match
             events = record.events(match) if match else []
     except RecordError as error:

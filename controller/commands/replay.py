@@ -20,7 +20,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from controller.matfile import MatchFile, MatFileError, read_mat, replay_records
+from controller.matfile import (
+    MAX_PROBLEMS,
+    MatchFile,
+    MatFileError,
+    read_mat_file,
+    replay_records,
+)
 from sheshbesh.errors import SheshbeshError
 
 
@@ -89,6 +95,15 @@ def _records(
         yield from replay_through_referee(match, record, jacoby=jacoby, crawford=crawford)
 
 
+def _print_problems(path: Path, problems: tuple[str, ...], err: TextIO) -> None:
+    """Each problem on its own line, at most :data:`MAX_PROBLEMS` of them (then a count)."""
+    print(f"sheshbesh replay: {path}: {len(problems)} problem(s)", file=err)
+    for problem in problems[:MAX_PROBLEMS]:
+        print(f"{path}: {problem}", file=err)
+    if len(problems) > MAX_PROBLEMS:
+        print(f"{path}: ... and {len(problems) - MAX_PROBLEMS} more", file=err)
+
+
 def replay_file(
     path: Path,
     as_json: bool,
@@ -101,12 +116,14 @@ def replay_file(
     """Replay ``path`` to ``out`` (through the referee unless ``rules_only``); problems go to
     ``err``. ``record`` is an event log for the referee's events. Returns the exit status."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        match = read_mat_file(path)
     except OSError as error:
         print(f"sheshbesh replay: cannot read {str(path)!r}: {error.strerror or error}", file=err)
         return 1
+    except MatFileError as error:
+        _print_problems(path, error.problems, err)
+        return 1
     try:
-        match = read_mat(text)
         if not as_json:
             kind = f"{match.length} point match" if match.length else "money session"
             print(f"{match.players[0]} - {match.players[1]}, {kind}", file=out)
@@ -116,9 +133,7 @@ def replay_file(
                 print(line, file=out)
     except MatFileError as error:
         out.flush()
-        print(f"sheshbesh replay: {path}: {len(error.problems)} problem(s)", file=err)
-        for problem in error.problems:
-            print(f"{path}: {problem}", file=err)
+        _print_problems(path, error.problems, err)
         return 1
     except SheshbeshError as error:  # the event log given with --record cannot be used
         out.flush()

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from controller.commands.arguments import non_negative_number, port, positive_number, whole_number
 from controller.config import Config, ConfigError, load_config
 
 log = logging.getLogger("sheshbesh")
@@ -37,11 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db", metavar="FILE", help="the record, SQLite (overrides [record] database)"
     )
-    parser.add_argument("--port", type=int, help="panel port (overrides [panel] port)")
+    parser.add_argument("--port", type=port, help="panel port (overrides [panel] port)")
     parser.add_argument("--no-panel", action="store_true", help="do not serve the panel")
     parser.add_argument(
         "--frames",
-        type=int,
+        type=whole_number(0, 2**62),
         default=0,
         metavar="N",
         help="stop after N frames (0: run until stopped)",
@@ -53,13 +54,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--reconnect-seconds",
-        type=float,
+        type=positive_number(3600.0),
         default=3.0,
         help="wait between attempts to reopen a lost camera (default 3)",
     )
     parser.add_argument(
         "--give-up-after",
-        type=float,
+        type=non_negative_number(10**9),
         default=0.0,
         metavar="SECONDS",
         help="stop when the camera stays lost this long (0: keep trying; for tests and replays)",
