@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import socket
 import sys
 import time
 from pathlib import Path
@@ -19,6 +20,8 @@ from typing import Any
 
 from controller.commands.arguments import non_negative_number, port, positive_number, whole_number
 from controller.config import Config, ConfigError, load_config
+from controller.network import options as room
+from sheshbesh.errors import SheshbeshError
 
 log = logging.getLogger("sheshbesh")
 
@@ -65,6 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="stop when the camera stays lost this long (0: keep trying; for tests and replays)",
     )
+    room.add_arguments(parser)
 
 
 def _settings(config: Config) -> dict[str, Any]:
@@ -79,6 +83,60 @@ def _settings(config: Config) -> dict[str, Any]:
         "hints": match.hints,
         "variant": match.variant,
     }
+
+
+def port_problem(host: str, port: int) -> str | None:
+    """Why the panel could not listen on ``host:port``, or None when it can (port 0: any).
+
+    Asked before anything is recorded, so a busy port never leaves a new match behind it.
+    """
+    if port == 0:
+        return None
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as error:
+        return f"the panel cannot listen on {host}:{port} ({error})"
+    family, kind, protocol, _, address = infos[0]
+    with socket.socket(family, kind, protocol) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            return (
+                f"the panel cannot listen on {host}:{port} ({error.strerror or error});"
+                " choose another port"
+            )
+    return None
+
+
+def resume_problem(record: Any) -> str | None:
+    """Why the record's current match cannot be resumed, or None: the same checks as
+    ``sheshbesh export``, so ``run`` never carries on past an event ``export`` refuses."""
+    from controller.record import RecordError
+
+    match = record.current_match
+    if match is None:
+        return None
+    try:
+        problems = record.check(match)
+    except RecordError as error:
+        return f"{error}; the record was left untouched"
+    if not problems:
+        return None
+    shown = "; ".join(problems[:3]) + (
+        f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+    )
+    return (
+        f"the record {record.path!r} cannot be resumed: match {match!r} has {len(problems)}"
+        f" problem(s), as `sheshbesh export {match}` reports: {shown}. It was left untouched."
+    )
+
+
+def leds_health(lights: Any, kind: str) -> str:
+    """The LEDs for the panel's status: "none" when there are none, else "ok" or "lost"."""
+    if kind == "none":
+        return "none"
+    return "ok" if getattr(lights, "is_connected", True) else "lost"
 
 
 class _Stop:
@@ -127,18 +185,57 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    # Everything that can refuse is asked before the record is touched: the panel's port, the
+    # lights and the buttons, then the record itself (its lock and the match it resumes).
+    panel_wanted = config.panel.enabled and not args.no_panel
+    port = args.port if args.port is not None else config.panel.port
+    if panel_wanted:
+        problem = port_problem(config.panel.host, port)
+        if problem:
+            print(f"sheshbesh run: {problem} ([panel] port, or --port)", file=sys.stderr)
+            return 2
+    try:
+        lights = open_lights(config.lights)
+    except (LightsError, OSError, ValueError) as error:
+        print(f"sheshbesh run: the lights could not be opened: {error}", file=sys.stderr)
+        return 2
+    runner_box: list[Any] = []
+
+    def pressed(name: str) -> None:
+        if runner_box:
+            runner_box[0].feed(ButtonPressed(name))
+
+    try:
+        buttons = open_buttons(
+            {
+                "kind": config.buttons.kind,
+                "port": config.lights.port,
+                "pinmap": config.lights.pinmap,
+            },
+            on_press=pressed,
+            lights=lights,
+        )
+    except (LightsError, OSError, ValueError) as error:
+        lights.close()
+        print(f"sheshbesh run: the buttons could not be opened: {error}", file=sys.stderr)
+        return 2
     try:
         record = Record(database)
     except RecordError as error:
+        buttons.close()
+        lights.close()
         print(f"sheshbesh run: {error}", file=sys.stderr)
         return 2
-    try:
-        lights = open_lights(config.lights)
-    except LightsError as error:
-        print(f"sheshbesh run: the lights could not be opened: {error}", file=sys.stderr)
+    refusal = resume_problem(record)
+    if refusal:
+        record.close()
+        buttons.close()
+        lights.close()
+        print(f"sheshbesh run: {refusal}", file=sys.stderr)
         return 2
 
-    panels: list[Any] = []
+    link = room.open_link(args, database, command="run", network=config.network)
+    panels: list[Any] = [] if link is None else [link]
     server = None
     hub = None
     health = {
@@ -146,28 +243,42 @@ def run(args: argparse.Namespace) -> int:
         "leds": "none" if config.lights.kind == "none" else "ok",
         "analysis": "off",
     }
-    if config.panel.enabled and not args.no_panel:
+    if panel_wanted:
         from web.hub import PanelHub
 
         hub = PanelHub()
         panels.append(StatusPanel(hub, lambda: dict(health)))
+
+    def set_health(device: str, value: str) -> None:
+        """Show a device's change on the panel at once, not only with the next event."""
+        if health.get(device) == value:
+            return
+        health[device] = value
+        log.info("%s: %s", device, value)
+        if hub is not None:
+            _, state = hub.snapshot()
+            state["status"] = {**dict(state.get("status") or {}), **health}
+            hub.publish(state)
+
     now = [time.time()]
-    runner = Runner.resume(record, clock=lambda: now[0], lights=[lights], panels=panels)
-    if record.current_match is None or runner.referee.snapshot()["match"].get("winner") is not None:
-        runner.new_match(_settings(config))
-        log.info("new match started")
-    else:
-        log.info("resumed match %s", record.current_match)
-        print(f"resumed the match in {database}", flush=True)
-
-    def pressed(name: str) -> None:
-        runner.feed(ButtonPressed(name))
-
-    buttons = open_buttons(
-        {"kind": config.buttons.kind, "port": config.lights.port, "pinmap": config.lights.pinmap},
-        on_press=pressed,
-        lights=lights,
-    )
+    try:
+        runner = Runner.resume(record, clock=lambda: now[0], lights=[lights], panels=panels)
+        runner_box.append(runner)
+        if (
+            record.current_match is None
+            or runner.referee.snapshot()["match"].get("winner") is not None
+        ):
+            runner.new_match(_settings(config))
+            log.info("new match started")
+        else:
+            log.info("resumed match %s", record.current_match)
+            print(f"resumed the match in {database}", flush=True)
+    except (SheshbeshError, ValueError) as error:
+        record.close()
+        buttons.close()
+        lights.close()
+        print(f"sheshbesh run: cannot resume from {database}: {error}", file=sys.stderr)
+        return 2
 
     analyst = None
     if config.analysis.enabled:
@@ -197,7 +308,6 @@ def run(args: argparse.Namespace) -> int:
         from controller.live_controls import LiveControls
 
         controls = LiveControls(runner, table, calibration_path)
-        port = args.port or config.panel.port
         try:
             server = serve_panel(
                 hub, controls, record, config.panel.host, port, config.record.exports
@@ -219,7 +329,9 @@ def run(args: argparse.Namespace) -> int:
                 source = open_source(source_spec)
             except VisionError as error:
                 lost_since = lost_since or time.monotonic()
-                table.status.camera = health["camera"] = "lost"
+                table.status.camera = "lost"
+                set_health("camera", "lost")
+                set_health("leds", leds_health(lights, config.lights.kind))
                 log.warning("camera: %s", error)
                 if args.give_up_after and time.monotonic() - lost_since > args.give_up_after:
                     print(f"sheshbesh run: camera lost: {error}", file=sys.stderr)
@@ -227,12 +339,13 @@ def run(args: argparse.Namespace) -> int:
                 time.sleep(args.reconnect_seconds)
                 continue
             lost_since = None
-            table.status.camera = health["camera"] = "ok"
+            table.status.camera = "ok"
+            set_health("camera", "ok")
             offset = time.time()
             try:
                 for frame in source:
                     now[0] = time.time() if live_camera else offset + frame.time
-                    health["leds"] = "ok" if lights.is_connected else "lost"
+                    set_health("leds", leds_health(lights, config.lights.kind))
                     table.frame(frame.image, now[0])
                     frames += 1
                     if stop.requested or (args.frames and frames >= args.frames):
@@ -240,7 +353,8 @@ def run(args: argparse.Namespace) -> int:
                         break
             except VisionError as error:
                 log.warning("camera: %s", error)
-                table.status.camera = health["camera"] = "lost"
+                table.status.camera = "lost"
+                set_health("camera", "lost")
             finally:
                 source.close()
             if not live_camera and not stop.requested:
@@ -254,6 +368,7 @@ def run(args: argparse.Namespace) -> int:
         lights.close()
         if server is not None:
             server.stop()
+        room.finish(link, linger=5.0, command="run")
         record.close()
     print(f"stopped after {frames} frames; the record keeps everything", flush=True)
     return 0
