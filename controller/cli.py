@@ -29,6 +29,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     ),
     "demo": ("controller.commands.demo", "play a recorded match through the whole pipeline"),
     "set-pin": ("web.pin", "set the admin PIN of the panel"),
+    "hub": ("controller.commands.hub", "the room's hub: every table on an MQTT broker, one panel"),
 }
 
 

@@ -98,6 +98,20 @@ class RecordConfig:
 
 
 @dataclass(frozen=True)
+class NetworkConfig:
+    #: the room's MQTT broker (mqtt://HOST[:PORT] or mqtts://HOST[:PORT]/?ca=FILE); empty: alone
+    broker: str = ""
+    #: this table's name in the room (also its broker user name when the broker checks passwords)
+    table: str = ""
+    #: the room's name: topics live under sheshbesh/ROOM/
+    room: str = "room"
+    #: broker user name (default: the one in the URL)
+    username: str = ""
+    #: file whose first line is the broker password
+    password_file: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     vision: VisionConfig = field(default_factory=VisionConfig)
@@ -107,6 +121,7 @@ class Config:
     panel: PanelConfig = field(default_factory=PanelConfig)
     record: RecordConfig = field(default_factory=RecordConfig)
     analysis: AnalysisConfig = field(default_factory=AnalysisConfig)
+    network: NetworkConfig = field(default_factory=NetworkConfig)
 
 
 _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {

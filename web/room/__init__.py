@@ -1,0 +1,238 @@
+"""The room's pages: every table of a café or tournament room, one table's board, a stream overlay.
+
+``sheshbesh hub`` builds this app over the hub's mirror; like the table's panel, the pages never
+import the controller: the hub is passed in as a :class:`RoomSource` (plain dicts in and out).
+
+Pages and endpoints:
+
+- ``/`` — every table live: players, score, match length, cube, whose turn, pips, online or not,
+  the last play; a card links to the table's page.
+- ``/tables/NAME`` — one table: its board as the table's panel draws it, and its games.
+- ``/overlay/NAME`` — for streaming software: 1280 x 720, transparent, names, score, length, cube,
+  pips, dice and the last play; ``?board=1`` adds the board.
+- ``/api/tables`` — ``{"room", "tables": [{"name", "players", "length", "score", "events",
+  "online", ...}]}``; ``/api/tables/NAME`` one table with its snapshot.
+- ``/events`` — server-sent events: ``event: tables`` with ``{"version", "tables": [changed]}``.
+
+>>> class Empty:
+...     def tables(self): return []
+...     def table(self, name): return None
+...     def wait_for_change(self, since, timeout): return 0, []
+...     def status(self): return {"room": "room", "connected": False}
+>>> create_room_app(Empty(), {"TESTING": True}).test_client().get("/api/tables").json
+{'room': 'room', 'tables': []}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+    send_from_directory,
+)
+from markupsafe import Markup
+
+from web.board_svg import board_svg, dice_svg
+from web.errors import PanelStateError
+from web.state import check_state
+
+__all__ = ["RoomSource", "create_room_app"]
+
+EXTENSION = "sheshbesh_room"
+PANEL_STATIC = Path(__file__).resolve().parent.parent / "static"
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; form-action 'self'; base-uri 'none'"
+)
+
+
+@runtime_checkable
+class RoomSource(Protocol):
+    """What the room's pages ask of the hub."""
+
+    def tables(self) -> list[dict[str, Any]]:
+        """Every table's summary, sorted by name."""
+
+    def table(self, name: str) -> dict[str, Any] | None:
+        """One table's summary plus ``"snapshot"`` (the table panel's state), or None."""
+
+    def wait_for_change(self, since: int, timeout: float) -> tuple[int, list[dict[str, Any]]]:
+        """Wait up to ``timeout`` s for a change after version ``since``: (version, changed)."""
+
+    def status(self) -> dict[str, Any]:
+        """``{"room", "connected", ...}``: the hub's own health."""
+
+
+bp = Blueprint(
+    "room",
+    __name__,
+    template_folder="templates",
+    static_folder="static",
+    static_url_path="/room-static",
+)
+
+
+def _room() -> RoomSource:
+    room: RoomSource = current_app.extensions[EXTENSION]
+    return room
+
+
+def _board(summary: Mapping[str, Any]) -> Markup | None:
+    """The table's board as SVG, or None when its snapshot is missing or not the panel's form."""
+    snapshot = summary.get("snapshot")
+    if not isinstance(snapshot, dict):
+        return None
+    try:
+        return board_svg(check_state(snapshot))
+    except (PanelStateError, KeyError, TypeError, ValueError):
+        return None
+
+
+def _found(name: str) -> dict[str, Any]:
+    table = _room().table(name)
+    if table is None:
+        abort(404, description=f"No table named {name!r} in this room.")
+    return table
+
+
+@bp.get("/")
+def index() -> str:
+    room = _room()
+    return render_template("room.html", tables=room.tables(), status=room.status())
+
+
+@bp.get("/fragments/cards")
+def cards() -> str:
+    """The cards of the tables named in ``?names=a,b`` (the room page swaps them in)."""
+    wanted = {name for name in request.args.get("names", "").split(",") if name}
+    tables = [t for t in _room().tables() if not wanted or t["name"] in wanted]
+    return render_template("_cards.html", tables=tables)
+
+
+@bp.get("/tables/<name>")
+def table_page(name: str) -> str:
+    table = _found(name)
+    return render_template("table.html", table=table, board=_board(table))
+
+
+@bp.get("/tables/<name>/fragment")
+def table_fragment(name: str) -> str:
+    table = _found(name)
+    return render_template("_table.html", table=table, board=_board(table))
+
+
+@bp.get("/overlay/<name>")
+def overlay(name: str) -> str:
+    table = _found(name)
+    with_board = request.args.get("board", "") in ("1", "true", "yes")
+    return render_template(
+        "overlay.html",
+        table=table,
+        board=_board(table) if with_board else None,
+        with_board=with_board,
+    )
+
+
+@bp.get("/overlay/<name>/fragment")
+def overlay_fragment(name: str) -> str:
+    table = _found(name)
+    with_board = request.args.get("board", "") in ("1", "true", "yes")
+    return render_template(
+        "_overlay.html", table=table, board=_board(table) if with_board else None
+    )
+
+
+@bp.get("/api/tables")
+def api_tables() -> Response:
+    room = _room()
+    return jsonify(room=room.status().get("room", ""), tables=room.tables())
+
+
+@bp.get("/api/tables/<name>")
+def api_table(name: str) -> Response:
+    return jsonify(_found(name))
+
+
+def _stream(room: RoomSource, since: int, keepalive: float) -> Iterator[bytes]:
+    import json
+
+    yield b"retry: 2000\n\n"
+    while True:
+        version, changed = room.wait_for_change(since, keepalive)
+        if not changed:
+            yield b": keep-alive\n\n"
+            continue
+        since = version
+        data = json.dumps({"version": version, "tables": changed}, separators=(",", ":"))
+        yield f"id: {version}\nevent: tables\ndata: {data}\n\n".encode()
+
+
+@bp.get("/events")
+def events() -> Response:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("since") or "0"
+    since = int(raw) if raw.strip().isdigit() else 0
+    response = Response(
+        _stream(_room(), since, float(current_app.config["KEEPALIVE"])),
+        mimetype="text/event-stream",
+    )
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+@bp.get("/panel-static/<path:filename>")
+def panel_static(filename: str) -> Response:
+    """The table panel's stylesheet and icon, so boards look the same in the room."""
+    return send_from_directory(PANEL_STATIC, filename)
+
+
+def _turn_name(table: Mapping[str, Any]) -> str:
+    turn = table.get("turn")
+    players = table.get("players") or ["", ""]
+    if turn in (0, 1) and not isinstance(turn, bool):
+        return str(players[turn] or ("White", "Black")[turn])
+    return ""
+
+
+def _cube_words(table: Mapping[str, Any]) -> str:
+    cube = table.get("cube") or {}
+    value = int(cube.get("value") or 1)
+    owner = cube.get("owner")
+    players = table.get("players") or ["", ""]
+    if owner in (0, 1):
+        return f"{value}, {players[owner] or ('White', 'Black')[owner]}'s"
+    return "centred" if value == 1 else f"{value}, centred"
+
+
+def create_room_app(room: RoomSource, test_config: Mapping[str, Any] | None = None) -> Flask:
+    """The room's Flask app over ``room`` (settings: ``KEEPALIVE`` [15 s], ``MAX_LISTENERS``
+    [64 open event streams], ``ROOM_TITLE`` [the room's name])."""
+    app = Flask(__name__, static_folder=None)
+    app.config.from_mapping(KEEPALIVE=15.0, MAX_LISTENERS=64, ROOM_TITLE="")
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    app.extensions[EXTENSION] = room
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    app.jinja_env.globals.update(dice_svg=dice_svg, turn_name=_turn_name, cube_words=_cube_words)
+    app.register_blueprint(bp)
+
+    @app.after_request
+    def add_security_headers(response: Response) -> Response:
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        return response
+
+    return app
