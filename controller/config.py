@@ -133,7 +133,29 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
 }
 
 
+#: Bounds of numeric settings: a value outside them would wrap, divide by zero or never end.
+_RANGES: dict[tuple[str, str], tuple[float, float]] = {
+    ("camera", "width"): (16, 10_000),
+    ("camera", "height"): (16, 10_000),
+    ("camera", "fps"): (0.1, 120),
+    ("camera", "exposure"): (0, 100_000),
+    ("vision", "settle_seconds"): (0, 60),
+    ("match", "length"): (0, 64),
+    ("panel", "port"): (0, 65535),
+}
+
+
 def _convert(section: str, key: str, default: Any, value: Any) -> Any:
+    value = _convert_type(section, key, default, value)
+    bounds = _RANGES.get((section, key))
+    if bounds is not None and not bounds[0] <= value <= bounds[1]:
+        raise ConfigError(
+            f"[{section}] {key} = {value!r} is out of range: choose {bounds[0]:g} to {bounds[1]:g}"
+        )
+    return value
+
+
+def _convert_type(section: str, key: str, default: Any, value: Any) -> Any:
     where = f"[{section}] {key}"
     if isinstance(default, bool):
         if not isinstance(value, bool):
@@ -190,6 +212,10 @@ def load_config(path: str | Path | None) -> Config:
             data = tomllib.load(handle)
     except FileNotFoundError as error:
         raise ConfigError(f"config file {str(path)!r} does not exist") from error
+    except OSError as error:
+        raise ConfigError(f"cannot read the config file {str(path)!r}: {error.strerror}") from error
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"config file {str(path)!r} is not UTF-8 text: {error.reason}") from error
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"config file {str(path)!r} is not valid TOML: {error}") from error
     return config_from_dict(data)

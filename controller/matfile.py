@@ -232,7 +232,7 @@ class _Reader:
 
     def problem(self, line: int, message: str) -> None:
         self.problems.append(f"line {line}: {message}")
-        if len(self.problems) >= MAX_PROBLEMS:
+        if len(self.problems) >= MAX_PROBLEMS - 1:  # the last one says reading stopped
             raise _TooManyProblems(line)
 
     def read(self, text: str) -> MatchFile:

@@ -102,5 +102,10 @@ def run(args: argparse.Namespace) -> int:
     except PinError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    except OSError as error:
+        print(
+            f"error: cannot write the PIN file {path}: {error.strerror or error}", file=sys.stderr
+        )
+        return 1
     print(f"PIN hash written to {path}")
     return 0

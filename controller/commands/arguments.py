@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import socket
 from collections.abc import Callable
 
 #: The highest TCP port.
@@ -84,3 +85,25 @@ def non_negative_number(high: float) -> Callable[[str], float]:
 
     parse.__name__ = "number"
     return parse
+
+
+def port_problem(host: str, port: int) -> str | None:
+    """Why the panel could not listen on ``host:port``, or None when it can (port 0: any free one).
+
+    Asked before anything is recorded, so a busy port never leaves a new match behind it.
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as error:
+        return f"the panel cannot listen on {host}:{port} ({error})"
+    family, kind, protocol, _, address = infos[0]
+    with socket.socket(family, kind, protocol) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            return (
+                f"the panel cannot listen on {host}:{port} ({error.strerror or error});"
+                " choose another port"
+            )
+    return None

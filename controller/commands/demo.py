@@ -22,10 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from controller.app import PanelStartError, StatusPanel, serve_panel, summary_of
-from controller.commands.arguments import port, positive_number, whole_number
+from controller.commands.arguments import port, port_problem, positive_number, whole_number
+from controller.director import DirectorError
 from controller.events import Event
 from controller.matfile import MAX_FILE_BYTES, MatFileError, decode_mat, read_mat
-from controller.record import Record
+from controller.record import Record, RecordError
 
 log = logging.getLogger("sheshbesh")
 #: Bounds of the demo's pace: slower than a hundredth of real life never ends, faster than a
@@ -137,12 +138,28 @@ def run(args: argparse.Namespace) -> int:
         else Path(tempfile.mkdtemp(prefix="sheshbesh-demo-")) / "record.sqlite"
     )
     log_path = Path(args.log) if args.log else db.with_suffix(".log")
-    handler = logging.FileHandler(log_path)
+    if not args.no_panel:
+        problem = port_problem(args.host, args.port)
+        if problem:
+            print(f"sheshbesh demo: {problem} (--port, or --no-panel)", file=sys.stderr)
+            return 2
+    try:
+        handler = logging.FileHandler(log_path)
+    except OSError as error:
+        print(
+            f"sheshbesh demo: cannot write the log {str(log_path)!r}: {error.strerror}",
+            file=sys.stderr,
+        )
+        return 2
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
     log.setLevel(logging.INFO)
 
-    record = Record(db)
+    try:
+        record = Record(db)
+    except RecordError as error:
+        print(f"sheshbesh demo: {error}", file=sys.stderr)
+        return 2
     health = {"camera": "ok", "leds": "ok", "analysis": "off"}  # rendered frames, fake LEDs
     analyst = None
     if not args.no_panel and speed is not None:
@@ -169,7 +186,11 @@ def run(args: argparse.Namespace) -> int:
                 summary_of(demo_box[0].runner.referee.snapshot()) + f"  [{event.type}]", flush=True
             )
 
-    demo = prepare(match, record, seed=args.seed, panels=panels, on_event=progress)
+    try:
+        demo = prepare(match, record, seed=args.seed, panels=panels, on_event=progress)
+    except DirectorError as error:
+        print(f"sheshbesh demo: {source} cannot be acted out: {error}", file=sys.stderr)
+        return 1
     demo_box.append(demo)
     server = None
     if hub is not None:
@@ -185,6 +206,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"log: {log_path}", flush=True)
     try:
         result = play_match(demo, match, speed=speed, fps=args.fps)
+    except DirectorError as error:
+        print(f"sheshbesh demo: {source} cannot be acted out: {error}", file=sys.stderr)
+        if server is not None:
+            server.stop()
+        return 1
     except KeyboardInterrupt:
         print("stopped; the record keeps everything so far", file=sys.stderr)
         if server is not None:

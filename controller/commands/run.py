@@ -11,14 +11,19 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
-import socket
 import sys
 import time
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from controller.commands.arguments import non_negative_number, port, positive_number, whole_number
+from controller.commands.arguments import (
+    non_negative_number,
+    port,
+    port_problem,
+    positive_number,
+    whole_number,
+)
 from controller.config import Config, ConfigError, load_config
 from controller.network import options as room
 from sheshbesh.errors import SheshbeshError
@@ -83,30 +88,6 @@ def _settings(config: Config) -> dict[str, Any]:
         "hints": match.hints,
         "variant": match.variant,
     }
-
-
-def port_problem(host: str, port: int) -> str | None:
-    """Why the panel could not listen on ``host:port``, or None when it can (port 0: any).
-
-    Asked before anything is recorded, so a busy port never leaves a new match behind it.
-    """
-    if port == 0:
-        return None
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    except (OSError, UnicodeError) as error:
-        return f"the panel cannot listen on {host}:{port} ({error})"
-    family, kind, protocol, _, address = infos[0]
-    with socket.socket(family, kind, protocol) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(address)
-        except OSError as error:
-            return (
-                f"the panel cannot listen on {host}:{port} ({error.strerror or error});"
-                " choose another port"
-            )
-    return None
 
 
 def resume_problem(record: Any) -> str | None:
@@ -178,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         calibration = Calibration.load(calibration_path)
-    except VisionError as error:
+    except (VisionError, OSError, ValueError) as error:
         print(
             f"sheshbesh run: {error}\n"
             f"make one with: sheshbesh calibrate --camera {source_spec} --out {calibration_path}",
