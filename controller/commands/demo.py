@@ -26,6 +26,7 @@ from controller.commands.arguments import port, port_problem, positive_number, w
 from controller.director import DirectorError
 from controller.events import Event
 from controller.matfile import MAX_FILE_BYTES, MatFileError, decode_mat, read_mat
+from controller.network import options as room
 from controller.record import Record, RecordError
 
 log = logging.getLogger("sheshbesh")
@@ -86,6 +87,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="keep the panel up after the match, until Ctrl-C (the default on a terminal)",
     )
+    room.add_arguments(parser)
 
 
 def _speed(text: str) -> float | None:
@@ -160,6 +162,7 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as error:
         print(f"sheshbesh demo: {error}", file=sys.stderr)
         return 2
+    link = room.open_link(args, db, command="demo")
     health = {"camera": "ok", "leds": "ok", "analysis": "off"}  # rendered frames, fake LEDs
     analyst = None
     if not args.no_panel and speed is not None:
@@ -167,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
 
         analyst = GameAnalyst(record)
         health["analysis"] = analyst.status
-    panels: list[Any] = []
+    panels: list[Any] = [] if link is None else [link]
     hub = None
     if not args.no_panel:
         from web.hub import PanelHub
@@ -213,11 +216,14 @@ def run(args: argparse.Namespace) -> int:
         return 1
     except KeyboardInterrupt:
         print("stopped; the record keeps everything so far", file=sys.stderr)
+        if link is not None:
+            link.close()
         if server is not None:
             server.stop()
         return 130
     result["match"] = source
     result["length"] = match.length
+    room.finish(link, linger=room.DEFAULT_LINGER, command="demo")
     print(json.dumps(result), flush=True)
     if server is not None:
         if args.stay or sys.stdin.isatty():

@@ -78,7 +78,7 @@ def test_table_page_draws_the_board_and_overlay_is_transparent(client: FlaskClie
     page = client.get("/tables/playing").get_data(as_text=True)
     assert '<svg class="board"' in page
     overlay = client.get("/overlay/playing").get_data(as_text=True)
-    assert 'class="overlay"' in overlay and '<svg class="board"' not in overlay
+    assert 'class="rm-overlay"' in overlay and '<svg class="board"' not in overlay
     assert '<svg class="board"' in client.get("/overlay/playing?board=1").get_data(as_text=True)
     assert client.get("/tables/nobody").status_code == 404
     assert client.get("/api/tables/nobody").status_code == 404
@@ -88,14 +88,14 @@ def test_event_stream_sends_the_tables_changed_since_the_given_version(
     client: FlaskClient, hub: Hub
 ) -> None:
     response = client.get("/events?since=0", buffered=False)
-    chunks = iter(response.response)
-    assert next(chunks) == b"retry: 2000\n\n"
-    first = next(chunks).decode()
+    chunks = (bytes(chunk).decode() for chunk in response.response)  # type: ignore[arg-type]
+    assert next(chunks) == "retry: 2000\n\n"
+    first = next(chunks)
     assert first.startswith("id: ") and "event: tables" in first
     data = json.loads(first.split("data: ", 1)[1])
     assert {t["name"] for t in data["tables"]} == {"finished", "playing"}
     hub.mirror.set_presence("finished", True, None)
-    changed = json.loads(next(chunks).decode().split("data: ", 1)[1])
+    changed = json.loads(next(chunks).split("data: ", 1)[1])
     assert [t["name"] for t in changed["tables"]] == ["finished"]
     assert changed["tables"][0]["online"] is True
     response.close()

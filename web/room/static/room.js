@@ -10,7 +10,7 @@
   function swapCards(html) {
     var holder = document.createElement("div");
     holder.innerHTML = html;
-    holder.querySelectorAll("article.table-card").forEach(function (card) {
+    holder.querySelectorAll("article.rm-table-card").forEach(function (card) {
       var old = document.getElementById(card.id);
       if (old) { old.replaceWith(card); } else { live.appendChild(card); }
     });
