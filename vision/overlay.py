@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
-from sheshbesh.locations import CUBE_PLACES, LOCATIONS
+from sheshbesh.locations import CUBE_PLACES, LOCATIONS, POINT_LOCATIONS
 from sheshbesh.observation import Observation
 from vision.calibration import Calibration, find_markers
+from vision.field import Field
+from vision.field_board import FieldCalibration
 from vision.images import Image, check_image
 
 
@@ -96,4 +100,95 @@ def draw_reading(image: Image, calibration: Calibration, observation: Observatio
             0.5,
         )
     _label(out, f"{observation.state}  frame {observation.frame}", (10, 24), (255, 255, 255), 0.7)
+    return out
+
+
+def _field_outline(out: Image, field: Field, colour: tuple[int, int, int]) -> None:
+    corners = np.rint(np.asarray(field.corners)).astype(np.int32)
+    cv2.polylines(out, [corners], True, colour, 2, cv2.LINE_AA)
+
+
+def draw_field(image: Image, calibration: FieldCalibration) -> Image:
+    """``image`` with the playing field, the bar, every point and the two learned checker colours."""
+    out = check_image(image).copy()
+    field = calibration.field
+    _field_outline(out, field, (0, 0, 255))
+    bar = np.array(
+        [
+            (field.bar[0], 0),
+            (field.bar[1], 0),
+            (field.bar[1], field.height),
+            (field.bar[0], field.height),
+        ],
+        np.float64,
+    )
+    cv2.polylines(
+        out, [np.rint(field.to_camera(bar)).astype(np.int32)], True, (255, 0, 255), 2, cv2.LINE_AA
+    )
+    for location in POINT_LOCATIONS:
+        triangle = np.rint(field.to_camera(field.point_polygon(location))).astype(np.int32)
+        cv2.polylines(out, [triangle], True, (0, 255, 0), 1, cv2.LINE_AA)
+        left, right, base, direction = field.column(location)
+        at = field.to_camera(np.array([[(left + right) / 2, base + direction * field.radius]]))[0]
+        _label(out, location, (int(at[0]) - 10, int(at[1]) + 4), (0, 255, 0), 0.35)
+    for index, (name, lab) in enumerate(
+        (("white", calibration.colours.white), ("black", calibration.colours.black))
+    ):
+        pixel = np.clip(np.array(lab), 0, 255).astype(np.uint8).reshape(1, 1, 3)
+        bgr = cv2.cvtColor(pixel, cv2.COLOR_LAB2BGR).reshape(3)
+        y = 20 + 22 * index
+        cv2.rectangle(out, (10, y - 14), (30, y + 4), tuple(int(c) for c in bgr), -1)
+        cv2.rectangle(out, (10, y - 14), (30, y + 4), (0, 0, 255), 1)
+        _label(out, name, (36, y), (255, 255, 255))
+    _label(out, f"calibration: {calibration.method}", (10, out.shape[0] - 12), (0, 0, 255), 0.6)
+    return out
+
+
+def draw_field_refusal(image: Image, corners: Sequence[tuple[float, float]], reason: str) -> Image:
+    """``image`` with the corners as given (numbered in the order given) and why calibration failed."""
+    out = check_image(image).copy()
+    points = np.rint(np.asarray(corners, np.float64)).astype(np.int32)
+    cv2.polylines(out, [points], True, (0, 0, 255), 2, cv2.LINE_AA)
+    for index, (name, point) in enumerate(zip(("TL", "TR", "BR", "BL"), points, strict=False)):
+        cv2.circle(out, (int(point[0]), int(point[1])), 6, (0, 0, 255), -1)
+        _label(out, f"{index + 1} {name}", (int(point[0]) + 8, int(point[1]) - 8), (0, 0, 255), 0.6)
+    words, line, y = reason.split(), "", 28
+    for word in words:  # wrap the reason over the top of the picture
+        if len(line) + len(word) > 70:
+            _label(out, line, (10, y), (0, 0, 255), 0.6)
+            line, y = "", y + 24
+        line = f"{line} {word}".strip()
+    _label(out, line, (10, y), (0, 0, 255), 0.6)
+    return out
+
+
+def draw_field_reading(
+    image: Image, calibration: FieldCalibration, observation: Observation
+) -> Image:
+    """``image`` with each checker found circled in its set's colour and each location's count."""
+    out = check_image(image).copy()
+    field = calibration.field
+    _field_outline(out, field, (0, 0, 255))
+    for x, y, radius, is_white in observation.extra.get("checkers", ()):
+        ring = field.to_camera(
+            np.array(
+                [(x + radius * np.cos(t), y + radius * np.sin(t)) for t in np.linspace(0, 6.3, 24)]
+            )
+        )
+        colour = (255, 255, 255) if is_white else (40, 40, 40)
+        cv2.polylines(out, [np.rint(ring).astype(np.int32)], True, colour, 2, cv2.LINE_AA)
+    for location in POINT_LOCATIONS:
+        white, black = observation.count(location, "white"), observation.count(location, "black")
+        if not white and not black:
+            continue
+        left, right, base, direction = field.column(location)
+        at = field.to_camera(
+            np.array([[(left + right) / 2, base - direction * 0.02 * field.height]])
+        )[0]
+        text = f"{white}W" if white else f"{black}B"
+        _label(out, text, (int(at[0]) - 10, int(at[1]) + 4), (0, 255, 255), 0.45)
+    bar = (
+        f"bar W{observation.count('bar-white', 'white')} B{observation.count('bar-black', 'black')}"
+    )
+    _label(out, f"{observation.state}  {bar}", (10, out.shape[0] - 12), (0, 255, 255), 0.6)
     return out

@@ -36,8 +36,9 @@ def run(args: argparse.Namespace) -> int:
     from vision.config import ReaderConfig
     from vision.dice import read_dice_photo
     from vision.errors import VisionError
+    from vision.field_board import FieldCalibration, load_calibration, read_field
     from vision.images import load_image
-    from vision.overlay import draw_reading
+    from vision.overlay import draw_field_reading, draw_reading
     from vision.reader import read_board
 
     try:
@@ -54,21 +55,29 @@ def run(args: argparse.Namespace) -> int:
             return 0
         config = ReaderConfig.load(args.settings) if args.settings else ReaderConfig()
         beside = Path(args.image).with_name("calibration.json")
+        calibration: Calibration | FieldCalibration
         if args.calibration:
-            calibration = Calibration.load(args.calibration)
+            calibration = load_calibration(args.calibration)
         elif beside.is_file():
-            calibration = Calibration.load(beside)
+            calibration = load_calibration(beside)
         else:
             print(
                 "note: no calibration given; taking this image as the starting position",
                 file=sys.stderr,
             )
             calibration = calibrate(image)
-        observation = read_board(image, calibration, config)
+        if isinstance(calibration, FieldCalibration):
+            observation = read_field(image, calibration)
+            drawn = draw_field_reading(image, calibration, observation)
+        else:
+            observation = read_board(image, calibration, config)
+            drawn = draw_reading(image, calibration, observation)
         if args.overlay:
             import cv2
 
-            cv2.imwrite(args.overlay, draw_reading(image, calibration, observation))
+            if not cv2.imwrite(args.overlay, drawn):
+                print(f"error: overlay {args.overlay!r} could not be written", file=sys.stderr)
+                return 1
         print(observation.to_json())
         return 0
     except VisionError as error:

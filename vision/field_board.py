@@ -1,0 +1,306 @@
+"""Calibrating on, and reading, any real board from the four corners of its playing field.
+
+``calibrate_field(image, corners)`` measures the field (:mod:`vision.field`) and learns the two
+checker sets from whatever position is on the board (:mod:`vision.field_reader`);
+``read_field(image, calibration)`` turns a frame into an :class:`~sheshbesh.observation.Observation`
+with the same locations as every other reading: the bottom row of the image is p12..p1 from left to
+right, the top row p13..p24, White's checkers on the bar count under ``bar-white`` and Black's
+under ``bar-black``. The trays lie outside the field, so the borne-off counts are what the field
+does not show of each side's fifteen (with a confidence that says they were not seen).
+
+>>> import numpy as np
+>>> from vision.render import Scene, random_style, render_frame
+>>> rng = np.random.default_rng(5)
+>>> frame = render_frame(Scene.starting(), random_style(rng, hard=False), rng)
+>>> corners = synthetic_field_corners(frame.homography)
+>>> calibration = calibrate_field(frame.image, corners)
+>>> observation = read_field(frame.image, calibration)
+>>> observation.count("p6", "white"), observation.count("p19", "black")
+(5, 5)
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import itertools
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from sheshbesh.locations import LOCATIONS, POINT_LOCATIONS
+from sheshbesh.observation import LocationCount, Observation
+from vision.calibration import Calibration
+from vision.errors import CalibrationError
+from vision.field import Field, locate_field
+from vision.field_reader import (
+    Checker,
+    CheckerColours,
+    FieldEvidence,
+    Gradients,
+    RingSettings,
+    classify,
+    find_checkers,
+    learn_colours,
+    ring_confidence,
+)
+from vision.images import Image, check_image
+from vision.layout import BoardLayout
+
+FloatArray = npt.NDArray[np.float64]
+CHECKERS_PER_SIDE = 15
+METHOD = "field-corners"
+
+
+@dataclass(frozen=True, slots=True)
+class FieldCalibration:
+    """A board known by its playing field: geometry, checker colours, and the field as first seen."""
+
+    field: Field
+    colours: CheckerColours
+    reference: Image | None = None  # the rectified calibration frame, for telling hands apart
+    method: str = METHOD
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "version": 2,
+            "method": self.method,
+            "image_size": list(self.field.image_size),
+            "field": self.field.to_dict(),
+            "checker_colours": self.colours.to_dict(),
+            "reference": None,
+        }
+        if self.reference is not None:
+            ok, encoded = cv2.imencode(".jpg", self.reference, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            if ok:
+                data["reference"] = base64.b64encode(encoded.tobytes()).decode("ascii")
+        return data
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> FieldCalibration:
+        """Parse :meth:`to_dict`'s form; raises :class:`CalibrationError` naming the bad field."""
+        for key in ("field", "checker_colours"):
+            if key not in data:
+                raise CalibrationError(f"field calibration lacks {key!r}")
+        if not isinstance(data["field"], Mapping) or not isinstance(
+            data["checker_colours"], Mapping
+        ):
+            raise CalibrationError("field calibration's 'field' and 'checker_colours' are objects")
+        reference = None
+        if data.get("reference"):
+            try:
+                raw = np.frombuffer(
+                    base64.b64decode(str(data["reference"]), validate=True), np.uint8
+                )
+            except (ValueError, binascii.Error) as error:
+                raise CalibrationError(f"calibration reference is not base64: {error}") from error
+            decoded = cv2.imdecode(raw, cv2.IMREAD_COLOR) if raw.size else None
+            if decoded is None:
+                raise CalibrationError("calibration reference image could not be decoded")
+            reference = np.asarray(decoded, np.uint8)
+        return cls(
+            Field.from_dict(data["field"]),
+            CheckerColours.from_dict(data["checker_colours"]),
+            reference,
+            str(data.get("method", METHOD)),
+        )
+
+
+def load_calibration(path: str | Path) -> Calibration | FieldCalibration:
+    """Read a calibration file of either kind (the field's corners, or the marker board).
+
+    Raises :class:`CalibrationError` naming the file when it is missing or malformed.
+    """
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CalibrationError(f"calibration file {str(file)!r} cannot be read: {error}") from error
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CalibrationError(f"{file}: calibration is not JSON ({error})") from error
+    if not isinstance(data, Mapping):
+        raise CalibrationError(f"{file}: calibration is a {type(data).__name__}, not an object")
+    try:
+        if data.get("method") == METHOD:
+            return FieldCalibration.from_dict(data)
+        return Calibration.from_dict(data)
+    except CalibrationError as error:
+        raise CalibrationError(f"{file}: {error}") from error
+
+
+def calibrate_field(
+    image: Image,
+    corners: Sequence[tuple[float, float]],
+    *,
+    swap: bool = False,
+    settings: RingSettings | None = None,
+) -> FieldCalibration:
+    """Measure the field from its corners and learn both checker sets from any position on it.
+
+    ``swap`` makes the darker set White. Raises :class:`CalibrationError` naming what is wrong
+    (corners that make no sense, fewer than two checker sets on the field).
+    """
+    image = check_image(image)
+    settings = settings or RingSettings()
+    geometry = _fit_shape(image, locate_field(image, corners), settings)
+    top = geometry.rectify(image)
+    pitch = _measure_pitch(top, geometry, find_checkers(top, geometry, settings), settings.present)
+    geometry = replace(geometry, pitch=pitch)
+    evidence = find_checkers(top, geometry, settings)
+    colours = learn_colours(_all_checkers(evidence))
+    if swap:
+        colours = colours.swapped()
+    return FieldCalibration(geometry, colours, top)
+
+
+def _all_checkers(evidence: FieldEvidence) -> list[Checker]:
+    return [c for row in evidence.checkers.values() for c in row]
+
+
+def _measure_pitch(top: Image, geometry: Field, evidence: FieldEvidence, present: float) -> float:
+    """The distance between neighbours of a row on this board (checkers need not quite touch):
+    the spacing of the ring-score peaks down every point holding two or more checkers."""
+    gradients = Gradients(top)
+    spacings: list[float] = []
+    for location in POINT_LOCATIONS:
+        row = evidence.checkers.get(location, [])
+        if len(row) < 2:
+            continue
+        _left, _right, _base, direction = geometry.column(location)
+        far = row[0].y + direction * 2.6 * geometry.radius * len(row)
+        far = min(max(far, 0.0), float(geometry.height - 1))
+        ys, scores = gradients.along(row[0].x, row[0].y, far, geometry.radius, 0.5)
+        peaks = [
+            float(ys[i])
+            for i in range(1, len(scores) - 1)
+            if scores[i] >= present and scores[i] >= scores[i - 1] and scores[i] > scores[i + 1]
+        ]
+        merged: list[float] = []
+        for y in [row[0].y, *peaks]:
+            if not merged or abs(y - merged[-1]) > 0.8 * geometry.radius:
+                merged.append(y)
+        spacings += [
+            abs(b - a)
+            for a, b in itertools.pairwise(merged)
+            if 1.6 * geometry.radius < abs(b - a) < 2.6 * geometry.radius
+        ]
+    return float(np.median(spacings)) if len(spacings) >= 3 else 2 * geometry.radius
+
+
+def _fit_shape(image: Image, geometry: Field, settings: RingSettings) -> Field:
+    """The field's height and the checkers' radius under which the checkers look round and fit.
+
+    The corners' perspective gives the field's proportions only as well as the camera fits a
+    pinhole model of the assumed focal length; the checkers settle the rest: the rectified field
+    is stretched until the clearest checkers are as tall as they are wide, and the radius is
+    where their rims are found.
+    """
+    for _ in range(4):
+        top = geometry.rectify(image)
+        evidence = find_checkers(top, geometry, settings)
+        gradients = Gradients(top)
+        clear = [c for c in _all_checkers(evidence) if c.score >= 0.9 and c.layer == 1]
+        if len(clear) < 4:
+            return geometry
+        shapes = np.array([gradients.rim_shape(c.x, c.y, c.radius) for c in clear])
+        radius = float(np.median(shapes[:, 0]))
+        radius = min(max(radius, 0.3 * geometry.point_width), 0.55 * geometry.point_width)
+        widening = min(max(float(np.median(shapes[:, 1])), 0.7), 1.4)
+        settled = abs(widening - 1) < 0.03 and abs(radius / geometry.radius - 1) < 0.03
+        geometry = replace(geometry, height=round(geometry.height * widening), radius=radius)
+        if settled:
+            break
+    return geometry
+
+
+def read_field(
+    image: Image,
+    calibration: FieldCalibration,
+    settings: RingSettings | None = None,
+    *,
+    frame: int = 0,
+    time: float = 0.0,
+) -> Observation:
+    """One frame's checkers as an Observation (dice and cube are not read on this path yet)."""
+    settings = settings or RingSettings()
+    top = calibration.field.rectify(image)
+    evidence = find_checkers(top, calibration.field, settings)
+    return _observation(evidence, calibration, settings, frame=frame, time=time)
+
+
+def _observation(
+    evidence: FieldEvidence,
+    calibration: FieldCalibration,
+    settings: RingSettings,
+    *,
+    frame: int,
+    time: float,
+) -> Observation:
+    every = _all_checkers(evidence)
+    whites, sures = classify(every, calibration.colours)
+    colour_of = {id(c): (w, s) for c, w, s in zip(every, whites, sures, strict=True)}
+    counts: dict[str, LocationCount] = {}
+    seen = {"white": 0, "black": 0}
+    for location in POINT_LOCATIONS:
+        row = evidence.checkers.get(location, [])
+        white = sum(1 for c in row if colour_of[id(c)][0])
+        black = len(row) - white
+        seen["white"] += white
+        seen["black"] += black
+        ring = min([c.score for c in row] or [1.0])
+        presence = min(
+            ring_confidence(ring, settings.present),
+            1 - ring_confidence(evidence.rejected.get(location, 0.0), settings.present),
+        )
+        colour_sure = min([colour_of[id(c)][1] for c in row] or [1.0])
+        confidence = min(presence, colour_sure)
+        counts[location] = LocationCount(white, black, confidence, confidence)
+    bar = evidence.checkers.get("bar", [])
+    bar_white = sum(1 for c in bar if colour_of[id(c)][0])
+    bar_black = len(bar) - bar_white
+    seen["white"] += bar_white
+    seen["black"] += bar_black
+    bar_sure = min([colour_of[id(c)][1] for c in bar] or [1.0])
+    counts["bar-white"] = LocationCount(bar_white, 0, bar_sure, bar_sure)
+    counts["bar-black"] = LocationCount(0, bar_black, bar_sure, bar_sure)
+    # the trays lie outside the field: what is not on it has been borne off, if the count is sane
+    off_white = max(0, CHECKERS_PER_SIDE - seen["white"])
+    off_black = max(0, CHECKERS_PER_SIDE - seen["black"])
+    counts["off-white"] = LocationCount(off_white, 0, 0.5, 0.5)
+    counts["off-black"] = LocationCount(0, off_black, 0.5, 0.5)
+    ordered = {name: counts[name] for name in LOCATIONS}
+    return Observation(
+        ordered,
+        frame=frame,
+        time=time,
+        extra={
+            "calibration": METHOD,
+            "off_inferred": True,
+            "checkers": [(c.x, c.y, c.radius, colour_of[id(c)][0]) for c in every],
+        },
+    )
+
+
+def synthetic_field_corners(
+    homography: FloatArray, layout: BoardLayout | None = None
+) -> list[tuple[float, float]]:
+    """The playing field's corners in a frame of the project's 2D renderer (for tests and demos)."""
+    layout = layout or BoardLayout()
+    x0, y0, x1, y1 = layout.field_rect()
+    units = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float64).reshape(-1, 1, 2)
+    camera = cv2.perspectiveTransform(units, np.asarray(homography, np.float64)).reshape(-1, 2)
+    return [(float(x), float(y)) for x, y in camera]

@@ -1,0 +1,415 @@
+"""Reading checkers on any board from its playing field: circles along each point, two colour sets.
+
+The reader knows only what every board shares (see :mod:`vision.field`): twelve points a side of
+the bar, checkers round and about as wide as a point, stacked from each point's base towards the
+middle, a second layer lying over the gaps of the first. It looks for checkers as circles: along a
+circle of the checker's radius, nearly every direction crosses an edge running across it (the
+checker's rim against the board or against its neighbour), while an empty point offers only the
+two straight sides of its triangle. Colours are not assumed either: the two checker sets are
+learned at calibration from whatever position is on the board (the lighter set is White), and
+re-fitted on every frame so a change of light does not swap them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from sheshbesh.locations import POINT_LOCATIONS
+from vision.errors import CalibrationError
+from vision.field import Field
+from vision.images import Image
+
+FloatArray = npt.NDArray[np.float64]
+
+#: directions sampled round a circle
+ANGLES = 40
+_THETA = np.linspace(0, 2 * np.pi, ANGLES, endpoint=False)
+_COS, _SIN = np.cos(_THETA), np.sin(_THETA)
+#: radii sampled, as shares of a checker's radius
+_RADII = np.array([0.85, 0.95, 1.05, 1.15])
+
+
+@dataclass(frozen=True, slots=True)
+class RingSettings:
+    """Thresholds of the circle finder (the share of directions that must cross an edge, etc.).
+
+    ``present``: ring score for a checker in the first row; ``layered``: for one lying on two
+    others (its whole rim is free, so it must score higher); ``edge``: the least gradient an
+    edge has, as a share of the field's 90th-percentile gradient; ``most_row``: the most checkers
+    looked for in one row before the second layer.
+    """
+
+    present: float = 0.7
+    covered: float = 0.25
+    square: float = 0.05
+    layered: float = 0.95
+    edge: float = 0.5
+    most_row: int = 7
+
+
+@dataclass(frozen=True, slots=True)
+class Checker:
+    """One checker found: centre (field pixels), radius, ring score, colour (Lab), layer 1 or 2."""
+
+    x: float
+    y: float
+    radius: float
+    score: float
+    lab: tuple[float, float, float]
+    layer: int = 1
+
+
+@dataclass(slots=True)
+class FieldEvidence:
+    """What the circle finder saw in one rectified field: the checkers per location."""
+
+    checkers: dict[str, list[Checker]] = field(default_factory=dict)
+    rejected: dict[str, float] = field(default_factory=dict)  # best score below the threshold
+    pitch: float = 0.0  # distance between neighbours of a row, field pixels
+
+
+class Gradients:
+    """The field's colour gradient (the strongest of the L, a, b channels at each pixel)."""
+
+    def __init__(self, top: Image) -> None:
+        lab = cv2.cvtColor(cv2.GaussianBlur(top, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+        gxs, gys = [], []
+        for channel, weight in ((0, 1.0), (1, 1.6), (2, 1.6)):
+            gxs.append(cv2.Sobel(lab[:, :, channel], cv2.CV_32F, 1, 0, ksize=3) * weight)
+            gys.append(cv2.Sobel(lab[:, :, channel], cv2.CV_32F, 0, 1, ksize=3) * weight)
+        gx, gy = np.stack(gxs), np.stack(gys)
+        strongest = np.argmax(gx * gx + gy * gy, axis=0)[None]
+        self.gx = np.take_along_axis(gx, strongest, 0)[0]
+        self.gy = np.take_along_axis(gy, strongest, 0)[0]
+        magnitude = np.hypot(self.gx, self.gy)
+        self.level = float(np.percentile(magnitude, 90)) + 1e-3
+        self.lab = lab
+        self.height, self.width = magnitude.shape
+
+    def ring_scores(self, centres: FloatArray, radius: float, edge: float) -> FloatArray:
+        """For each centre (N x 2), the share of directions whose ring crosses an edge radially.
+
+        A circle's rim lies at one radius in every direction; a square's (a die, the cube) lies
+        nearer at its sides than at its corners, so only two neighbouring radii are pooled.
+        Directions that leave the field are not counted either way.
+        """
+        radii = radius * _RADII
+        xs = centres[:, 0, None, None] + radii[None, :, None] * _COS[None, None, :]
+        ys = centres[:, 1, None, None] + radii[None, :, None] * _SIN[None, None, :]
+        inside = (xs >= 0) & (xs <= self.width - 1) & (ys >= 0) & (ys <= self.height - 1)
+        xi = np.clip(np.rint(xs).astype(np.intp), 0, self.width - 1)
+        yi = np.clip(np.rint(ys).astype(np.intp), 0, self.height - 1)
+        gx, gy = self.gx[yi, xi], self.gy[yi, xi]
+        radial = np.abs(gx * _COS + gy * _SIN)
+        tangential = np.abs(-gx * _SIN + gy * _COS)
+        crossing = (radial > edge * self.level) & (radial > 0.8 * tangential) & inside
+        pooled = crossing[:, :-1, :] | crossing[:, 1:, :]
+        counted = np.maximum(inside[:, :-1, :].sum(axis=2), 1)
+        shares = pooled.sum(axis=2) / counted
+        shares = np.where(counted >= ANGLES // 2, shares, 0.0)
+        return np.asarray(shares.max(axis=1), np.float64)
+
+    def roundness(self, x: float, y: float, radius: float) -> float:
+        """How far the rim round (x, y) is from a circle: the four-fold wobble of the radius at
+        which each direction's edge lies, as a share of that radius (a square's is about 0.17)."""
+        radii = radius * np.linspace(0.6, 1.35, 16)
+        xs = x + radii[:, None] * _COS[None, :]
+        ys = y + radii[:, None] * _SIN[None, :]
+        xi = np.clip(np.rint(xs).astype(np.intp), 0, self.width - 1)
+        yi = np.clip(np.rint(ys).astype(np.intp), 0, self.height - 1)
+        radial = np.abs(self.gx[yi, xi] * _COS + self.gy[yi, xi] * _SIN)
+        edge_at = radii[np.argmax(radial, axis=0)]
+        wobble = abs(np.mean(edge_at * np.exp(4j * _THETA)))
+        return float(wobble / np.mean(edge_at))
+
+    def rim_shape(self, x: float, y: float, radius: float) -> tuple[float, float]:
+        """A checker's rim round (x, y): its mean radius, and its width over its height (1 for a
+        circle), from where each direction's strongest radial edge lies."""
+        radii = radius * np.linspace(0.6, 1.4, 17)
+        xs = x + radii[:, None] * _COS[None, :]
+        ys = y + radii[:, None] * _SIN[None, :]
+        xi = np.clip(np.rint(xs).astype(np.intp), 0, self.width - 1)
+        yi = np.clip(np.rint(ys).astype(np.intp), 0, self.height - 1)
+        radial = np.abs(self.gx[yi, xi] * _COS + self.gy[yi, xi] * _SIN)
+        edge_at = radii[np.argmax(radial, axis=0)]
+        mean = float(np.mean(edge_at))
+        swing = 2 * float(np.mean(edge_at * np.cos(2 * _THETA)))
+        return mean, (mean + swing) / max(mean - swing, 1e-6)
+
+    def along(
+        self, x: float, start: float, stop: float, radius: float, edge: float
+    ) -> tuple[FloatArray, FloatArray]:
+        """Ring scores every pixel from ``start`` to ``stop`` down the column at ``x``."""
+        step = 1.0 if stop >= start else -1.0
+        ys = np.arange(start, stop, step)
+        centres = np.stack([np.full_like(ys, x), ys], axis=1)
+        return ys, self.ring_scores(centres, radius, edge)
+
+    def disc_colour(self, x: float, y: float, radius: float) -> tuple[float, float, float]:
+        r = max(2, round(radius * 0.55))
+        xi, yi = round(x), round(y)
+        patch = self.lab[
+            max(yi - r, 0) : min(yi + r + 1, self.height),
+            max(xi - r, 0) : min(xi + r + 1, self.width),
+        ].reshape(-1, 3)
+        if not patch.size:
+            return (0.0, 0.0, 0.0)
+        m = np.median(patch, axis=0)
+        return (float(m[0]), float(m[1]), float(m[2]))
+
+
+def _best(
+    gradients: Gradients,
+    xs: FloatArray,
+    ys: FloatArray,
+    radius: float,
+    settings: RingSettings,
+) -> tuple[float, float, float]:
+    grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+    scores = gradients.ring_scores(grid, radius, settings.edge)
+    best = int(np.argmax(scores))
+    return float(grid[best, 0]), float(grid[best, 1]), float(scores[best])
+
+
+def _row(
+    gradients: Gradients,
+    centre_x: float,
+    base: float,
+    direction: int,
+    radius: float,
+    limit: float,
+    settings: RingSettings,
+    pitch: float | None = None,
+) -> tuple[list[Checker], float]:
+    """The checkers on one point from ``base`` along ``direction``; also the best score refused.
+
+    The first checker is looked for at the base. From there a row is a grid: the first layer one
+    ``pitch`` apart, the second layer lying over the gaps, half a pitch on. A second-layer checker
+    shows its whole rim, so it must ring truer; the first-layer checker under two of them shows
+    little of its rim and needs less.
+    """
+    pitch = pitch or 2 * radius
+    lateral = centre_x + radius * np.array([-0.2, 0.0, 0.2])
+    # the checker at the base first: one lying over it must not be taken for it
+    near = base + direction * radius * np.arange(0.7, 1.45, 0.12)
+    x, y, score = _best(gradients, lateral, near, radius, settings)
+    if score < settings.present:
+        far = base + direction * radius * np.arange(1.45, 2.2, 0.12)
+        x, y, score = _best(gradients, lateral, far, radius, settings)
+        if score < settings.present:
+            return [], score
+    first = Checker(x, y, radius, score, gradients.disc_colour(x, y, radius))
+    # every half pitch from the first checker on: the first layer at whole steps, the second
+    # layer (lying over the gap between two) at half steps; each place looked for a little
+    # around where it should be, all places at once
+    places = first.y + direction * (pitch / 2) * np.arange(1, 4 * settings.most_row + 1)
+    places = places[direction * (places - limit) <= 0]
+    if not len(places):
+        return [first], 0.0
+    wobble = np.linspace(-0.16, 0.16, 5) * pitch
+    xs = first.x + radius * np.array([-0.15, 0.0, 0.15])
+    grid = np.array(
+        [(x_, at + w) for at in places for w in wobble for x_ in xs], np.float64
+    ).reshape(len(places), -1, 2)
+    scores = gradients.ring_scores(grid.reshape(-1, 2), radius, settings.edge).reshape(
+        len(places), -1
+    )
+    best = np.argmax(scores, axis=1)
+    score_at = scores[np.arange(len(places)), best]
+    centre_at = grid[np.arange(len(places)), best]
+
+    def found(index: int, layer: int) -> Checker:
+        x_, y_ = centre_at[index]
+        return Checker(
+            float(x_),
+            float(y_),
+            radius,
+            float(score_at[index]),
+            gradients.disc_colour(float(x_), float(y_), radius),
+            layer,
+        )
+
+    def layered(index: int) -> bool:
+        return 0 <= index < len(places) and score_at[index] >= settings.layered
+
+    row, over = [first], []
+    refused = 0.0
+    for index in range(1, len(places), 2):  # whole steps: the first layer
+        score_here = float(score_at[index])
+        # one under a second-layer checker shows little of its rim
+        covered = layered(index - 1) or layered(index + 1)
+        if score_here < (settings.covered if covered else settings.present):
+            refused = score_here
+            if layered(index - 1):  # lying half over the row's end
+                over.append(found(index - 1, 2))
+            break
+        row.append(found(index, 1))
+        if layered(index - 1):
+            over.append(found(index - 1, 2))
+    return row + over, refused
+
+
+def stack_count(row: Sequence[Checker]) -> int:
+    """How many checkers a row found by :func:`_row` stands for (each is seen once, as found)."""
+    return len(row)
+
+
+def find_checkers(
+    top: Image, geometry: Field, settings: RingSettings | None = None
+) -> FieldEvidence:
+    """Every checker seen on the points and the bar of a rectified field (``geometry.rectify``)."""
+    settings = settings or RingSettings()
+    gradients = Gradients(top)
+    evidence = FieldEvidence()
+    radius = geometry.radius
+    pitch = geometry.pitch or 2 * radius
+    middle = geometry.height / 2
+    for location in POINT_LOCATIONS:
+        left, right, base, direction = geometry.column(location)
+        limit = middle + direction * 0.6 * radius
+        row, refused = _row(
+            gradients, (left + right) / 2, base, direction, radius, limit, settings, pitch
+        )
+        evidence.checkers[location] = row
+        evidence.rejected[location] = refused
+    evidence.pitch = pitch
+    evidence.checkers["bar"] = _bar_checkers(gradients, geometry, settings)
+    return evidence
+
+
+def _bar_checkers(gradients: Gradients, geometry: Field, settings: RingSettings) -> list[Checker]:
+    """Checkers resting on the bar: circles anywhere along its middle, none overlapping."""
+    radius = geometry.radius
+    centre = (geometry.bar[0] + geometry.bar[1]) / 2
+    ys = np.arange(radius * 0.9, geometry.height - radius * 0.9, radius * 0.2)
+    xs = centre + radius * np.array([-0.15, 0.0, 0.15])
+    grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+    scores = gradients.ring_scores(grid, radius, settings.edge).reshape(len(ys), len(xs))
+    along = scores.max(axis=1)
+    chosen: list[Checker] = []
+    for index in np.argsort(-along):
+        score = float(along[index])
+        if score < settings.present:
+            break
+        y = float(ys[index])
+        if any(abs(y - c.y) < 1.7 * radius for c in chosen):
+            continue
+        x = float(xs[int(np.argmax(scores[index]))])
+        if gradients.roundness(x, y, radius) > settings.square:
+            continue  # the cube, or a die
+        chosen.append(Checker(x, y, radius, score, gradients.disc_colour(x, y, radius)))
+    return sorted(chosen, key=lambda c: c.y)
+
+
+# ---- the two checker sets ---------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class CheckerColours:
+    """The two checker sets' mean colours (Lab, OpenCV's 0..255 scale); White is the lighter."""
+
+    white: tuple[float, float, float]
+    black: tuple[float, float, float]
+
+    @property
+    def separation(self) -> float:
+        return float(np.linalg.norm(np.subtract(self.white, self.black)))
+
+    def swapped(self) -> CheckerColours:
+        return CheckerColours(self.black, self.white)
+
+    def to_dict(self) -> dict[str, list[float]]:
+        return {
+            "white": [round(v, 2) for v in self.white],
+            "black": [round(v, 2) for v in self.black],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Sequence[float]]) -> CheckerColours:
+        try:
+            white = tuple(float(v) for v in data["white"])
+            black = tuple(float(v) for v in data["black"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise CalibrationError(f"malformed checker colours: {error!r}") from error
+        if len(white) != 3 or len(black) != 3:
+            raise CalibrationError("checker colours must be three numbers each")
+        return cls((white[0], white[1], white[2]), (black[0], black[1], black[2]))
+
+
+def _two_means(
+    samples: FloatArray, start: tuple[FloatArray, FloatArray]
+) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]]:
+    a, b = start
+    is_a = np.ones(len(samples), bool)
+    for _ in range(12):
+        is_a = np.linalg.norm(samples - a, axis=1) <= np.linalg.norm(samples - b, axis=1)
+        if is_a.all() or not is_a.any():
+            break
+        a, b = samples[is_a].mean(axis=0), samples[~is_a].mean(axis=0)
+    return a, b, is_a
+
+
+def learn_colours(checkers: Sequence[Checker]) -> CheckerColours:
+    """The two checker sets among ``checkers`` (any position), the lighter as White.
+
+    Raises :class:`CalibrationError` when there are too few checkers or only one set.
+    """
+    if len(checkers) < 4:
+        raise CalibrationError(
+            f"only {len(checkers)} checkers found on the field; two checker sets cannot be found "
+            "(are the corners those of the playing field?)"
+        )
+    samples = np.array([c.lab for c in checkers], np.float64)
+    order = np.argsort(samples[:, 0])
+    light, dark, is_light = _two_means(samples, (samples[order[-1]], samples[order[0]]))
+    if is_light.all() or not is_light.any():
+        raise CalibrationError("all checkers on the field look alike: two sets cannot be found")
+    colours = CheckerColours(
+        (float(light[0]), float(light[1]), float(light[2])),
+        (float(dark[0]), float(dark[1]), float(dark[2])),
+    )
+    spread = float(
+        np.median(np.linalg.norm(samples - np.where(is_light[:, None], light, dark), axis=1))
+    )
+    if colours.separation < max(12.0, 2.5 * spread):
+        raise CalibrationError(
+            f"the checkers do not fall into two sets (their colours differ by "
+            f"{colours.separation:.0f}, within a set by {spread:.0f})"
+        )
+    if light[0] < dark[0]:
+        colours = colours.swapped()
+    return colours
+
+
+def classify(
+    checkers: Sequence[Checker], colours: CheckerColours
+) -> tuple[list[bool], list[float]]:
+    """For each checker, whether it is White and how sure (0.5..1), refitting the sets to this frame."""
+    if not checkers:
+        return [], []
+    samples = np.array([c.lab for c in checkers], np.float64)
+    white, black = np.array(colours.white), np.array(colours.black)
+    refit_white, refit_black, is_white = _two_means(samples, (white, black))
+    # keep the refit only when it stays near the learned sets (light changed, sets did not swap)
+    if (
+        is_white.any()
+        and not is_white.all()
+        and np.linalg.norm(refit_white - white) < 0.6 * colours.separation
+        and np.linalg.norm(refit_black - black) < 0.6 * colours.separation
+    ):
+        white, black = refit_white, refit_black
+    to_white = np.linalg.norm(samples - white, axis=1)
+    to_black = np.linalg.norm(samples - black, axis=1)
+    whites = (to_white < to_black).tolist()
+    margin = np.abs(to_white - to_black) / (to_white + to_black + 1e-6)
+    confidence = (0.5 + 0.5 * np.clip(margin * 2, 0, 1)).tolist()
+    return [bool(w) for w in whites], [float(c) for c in confidence]
+
+
+def ring_confidence(score: float, threshold: float) -> float:
+    """How sure a ring score is, on either side of its threshold (0.5 at the threshold)."""
+    return 1.0 / (1.0 + math.exp(-(score - threshold) * 12.0))
