@@ -4,6 +4,7 @@
 #
 #   sudo deploy/install.sh              # install or update, enable and (re)start the service
 #   sudo deploy/install.sh --kiosk      # also show the panel full-screen on the attached screen
+#   sudo deploy/install.sh --analysis   # also build the analysis engine (bgsage) where no wheel exists
 #   deploy/install.sh --dry-run         # print what would be done, change nothing
 #   deploy/install.sh --prefix DIR      # lay the files down under DIR instead of / (for tests)
 set -euo pipefail
@@ -33,6 +34,11 @@ Options:
                  images; implies --no-system)
   --no-system    touch only files: no apt-get, no users, no chown, no systemctl, no udevadm
   --no-venv      do not create or update the virtualenv (units and config only)
+  --analysis     install the analysis extra (bgsage) even where it must be compiled: on a
+                 Raspberry Pi (aarch64) it has no wheel, so this adds g++, cmake and
+                 python3-dev and builds it (minutes on a Pi 5, longer on a Pi 4)
+  --no-analysis  leave the analysis extra out (by default it is installed only where pip
+                 finds a ready-made wheel, and skipped with a note elsewhere)
   --python PATH  interpreter for the virtualenv (default /usr/bin/python3, the one that sees
                  python3-picamera2 from apt)
   -h, --help     show this help
@@ -66,11 +72,14 @@ dry_run=0
 system=1
 venv=1
 kiosk=0
+analysis=auto
 python=/usr/bin/python3
 
 while (($#)); do
     case $1 in
     --kiosk) kiosk=1 ;;
+    --analysis) analysis=yes ;;
+    --no-analysis) analysis=no ;;
     --dry-run) dry_run=1 ;;
     --no-system) system=0 ;;
     --no-venv) venv=0 ;;
@@ -125,6 +134,7 @@ if [[ $model == Raspberry\ Pi* ]]; then
 else
     note "this is not a Raspberry Pi: fine for a trial with fake LEDs and a USB camera"
 fi
+machine=$(uname -m)
 
 # --- system packages ---------------------------------------------------------------------------
 
@@ -148,6 +158,10 @@ if ((system)); then
     for package in python3-picamera2 python3-lgpio; do
         if is_available "$package"; then wanted+=("$package"); fi
     done
+    # bgsage ships wheels for x86-64 only; elsewhere --analysis compiles it (C++ with CMake).
+    if [[ $analysis == yes && $machine != x86_64 ]]; then
+        wanted+=(g++ cmake python3-dev)
+    fi
     if ((kiosk)); then
         wanted+=(cage)
         if is_installed chromium-browser; then wanted+=(chromium-browser); else wanted+=(chromium); fi
@@ -214,7 +228,48 @@ if ((venv)); then
         --exclude=node_modules --exclude=__pycache__ -cf "$build_dir/source.tar" .
     run mkdir "$build_dir/source"
     run tar -C "$build_dir/source" -xf "$build_dir/source.tar"
-    run "$venv_dir/bin/pip" install --disable-pip-version-check --upgrade "$build_dir/source[pi]"
+    # GPIO: gpiozero's pin factory is lgpio (the unit sets GPIOZERO_PIN_FACTORY=lgpio; it is the
+    # one that works on the Pi 5 as well as the Pi 4). Raspberry Pi OS ships it as python3-lgpio,
+    # which the virtualenv sees; pip's lgpio (the pi extra) is a source package that needs the
+    # lgpio C library and swig, so it is asked for only where both are here.
+    target="$build_dir/source"
+    if "$python" -c 'import lgpio' >/dev/null 2>&1; then
+        note "GPIO: lgpio comes from the system (python3-lgpio): gpiozero's pin factory is lgpio"
+    elif [[ -e /usr/include/lgpio.h ]] && command -v swig >/dev/null; then
+        target="$build_dir/source[pi]"
+        note "GPIO: pip builds lgpio (the pi extra): gpiozero's pin factory is lgpio"
+    elif ((dry_run)); then
+        note "GPIO: lgpio is looked for after apt-get has run (python3-lgpio on Raspberry Pi OS)"
+    else
+        warn "GPIO: no lgpio here (Raspberry Pi OS's python3-lgpio, or its C library and swig" \
+            "for pip's): [lights]/[buttons] kind = \"pins\" will not work; serial, fake and none do"
+    fi
+    run "$venv_dir/bin/pip" install --disable-pip-version-check --upgrade "$target"
+
+    # Analysis (optional; games are refereed and recorded without it).
+    case $analysis in
+    no) note "analysis: left out (--no-analysis); the panel shows it as not installed" ;;
+    yes)
+        say "analysis extra (bgsage)"
+        [[ $machine == x86_64 ]] || note "no bgsage wheel for $machine: compiling it (minutes)"
+        run "$venv_dir/bin/pip" install --disable-pip-version-check --upgrade bgsage ||
+            die "analysis: bgsage did not build (see above); install.sh --no-analysis skips it"
+        ;;
+    auto)
+        if ((dry_run)); then
+            run "$venv_dir/bin/pip" install --disable-pip-version-check --upgrade \
+                --only-binary=bgsage bgsage
+            note "analysis: installed where pip finds a bgsage wheel, else skipped with a note"
+        elif "$venv_dir/bin/pip" install --disable-pip-version-check --upgrade \
+            --only-binary=bgsage bgsage; then
+            note "analysis: bgsage installed from a wheel"
+        else
+            warn "analysis: skipped: pip has no bgsage wheel for $machine here." \
+                "Games are refereed and recorded without it; \`sudo deploy/install.sh --analysis\`" \
+                "compiles it (g++, cmake; minutes)"
+        fi
+        ;;
+    esac
 else
     note "--no-venv: the virtualenv in $venv_dir is left as it is"
 fi
@@ -277,6 +332,18 @@ except ConfigError as error:
     sys.exit(f"install.sh: error: {error}")
 PYTHON
     note "$config is valid"
+    # What the installed program sees: the Pi camera and the GPIO pin factory.
+    if "$venv_dir/bin/python" -I -c 'import picamera2' >/dev/null 2>&1; then
+        note "Pi camera: picamera2 is importable ([camera] source = \"picamera\")"
+    else
+        note "Pi camera: no picamera2 here (Raspberry Pi OS: apt install python3-picamera2);" \
+            "a USB camera works ([camera] source = \"0\")"
+    fi
+    if "$venv_dir/bin/python" -I -c 'import gpiozero.pins.lgpio' >/dev/null 2>&1; then
+        note "GPIO: gpiozero's lgpio pin factory is importable"
+    else
+        note "GPIO: gpiozero's lgpio pin factory is not importable (no lgpio)"
+    fi
 fi
 
 # --- services ------------------------------------------------------------------------------------

@@ -76,10 +76,10 @@ def test_dry_run_into_a_prefix_prints_every_step_and_writes_nothing(tmp_path: Pa
     for destination, (source, mode) in INSTALLED_COPIES.items():
         assert f"install -m 0{mode:o} {ROOT / source} {tmp_path / destination}" in result.stdout
     assert f"-m venv --system-site-packages {tmp_path}/opt/sheshbesh" in result.stdout
-    assert (
-        r"pip install --disable-pip-version-check --upgrade /tmp/sheshbesh-build/source\[pi\]"
-        in (result.stdout)
+    assert "pip install --disable-pip-version-check --upgrade /tmp/sheshbesh-build/source" in (
+        result.stdout
     )
+    assert "--only-binary=bgsage bgsage" in result.stdout  # analysis: a wheel or nothing
     # --prefix stages files only: nothing about packages, users or services
     for command in ("apt-get", "useradd", "usermod", "chown", "systemctl", "udevadm"):
         assert f"would run: {command}" not in result.stdout
@@ -212,3 +212,47 @@ def test_install_refuses_a_broken_config_by_name(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert "[lights] kind is 'laser'" in result.stderr
     assert f"fix {config}" in result.stderr
+
+
+def fake_lgpio(folder: Path) -> dict[str, str]:
+    """An environment whose Python imports an ``lgpio`` module, as Raspberry Pi OS's does."""
+    (folder / "lgpio.py").write_text('"""Stands in for python3-lgpio."""\n', encoding="utf-8")
+    return dict(os.environ, PYTHONPATH=str(folder))
+
+
+def test_gpio_uses_the_systems_lgpio_when_it_imports(tmp_path: Path) -> None:
+    (tmp_path / "lib").mkdir()
+    with_lgpio = install(
+        "--prefix", str(tmp_path / "root"), "--dry-run", env=fake_lgpio(tmp_path / "lib")
+    )
+    assert with_lgpio.returncode == 0, with_lgpio.stderr
+    assert "GPIO: lgpio comes from the system (python3-lgpio)" in with_lgpio.stdout
+    assert r"source\[pi\]" not in with_lgpio.stdout  # pip is not asked to build it again
+
+
+@pytest.mark.parametrize(
+    ("option", "expected", "absent"),
+    [
+        ("--no-analysis", "analysis: left out (--no-analysis)", "bgsage"),
+        ("--analysis", "pip install --disable-pip-version-check --upgrade bgsage", "only-binary"),
+    ],
+)
+def test_the_analysis_extra_can_be_left_out_or_insisted_on(
+    tmp_path: Path, option: str, expected: str, absent: str
+) -> None:
+    result = install("--prefix", str(tmp_path), "--dry-run", option)
+    assert result.returncode == 0, result.stderr
+    assert expected in result.stdout
+    assert absent not in result.stdout
+
+
+def test_the_analysis_build_tools_are_asked_for_only_where_bgsage_has_no_wheel() -> None:
+    if Path("/etc/sheshbesh").exists():
+        pytest.skip("sheshbesh is installed on this machine; this test wants a clean one")
+    result = install("--dry-run", "--analysis")
+    assert result.returncode == 0, result.stderr
+    build_tools = "g++ cmake python3-dev"
+    if os.uname().machine == "x86_64":
+        assert build_tools not in result.stdout
+    elif "apt-get install" in result.stdout:
+        assert build_tools in result.stdout
