@@ -156,7 +156,7 @@ class Record:
             self._connection.close()
             self._unlock()
             raise RecordError(f"cannot use the event log {self.path!r}: {error}") from error
-        except sqlite3.DatabaseError as error:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
             self._connection.close()
             self._unlock()
             raise RecordCorruptError(
@@ -246,10 +246,21 @@ class Record:
 
     def _query(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
         reader = self._reader()
-        if reader is not None:
-            return reader.execute(sql, parameters).fetchall()
-        with self._lock:
-            return self._connection.execute(sql, parameters).fetchall()
+        try:
+            if reader is not None:
+                return reader.execute(sql, parameters).fetchall()
+            with self._lock:
+                return self._connection.execute(sql, parameters).fetchall()
+        except UnicodeDecodeError as error:  # text that SQLite stored is not UTF-8: damage
+            raise RecordCorruptError(
+                f"{self.path!r} holds damaged text ({error.reason}); it was left untouched"
+            ) from None
+        except sqlite3.DatabaseError as error:
+            if isinstance(error, sqlite3.OperationalError):
+                raise  # e.g. no analyses table yet: the caller decides
+            raise RecordCorruptError(
+                f"{self.path!r} cannot be read ({error}); it was left untouched"
+            ) from error
 
     def _latest_match(self) -> str | None:
         rows = self._query(
