@@ -1,0 +1,7 @@
+"""``python -m synth``."""
+
+import sys
+
+from synth.cli import main
+
+sys.exit(main())

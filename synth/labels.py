@@ -1,0 +1,184 @@
+"""The label of a scene, one JSON file per image, and the check every label file must pass.
+
+The label format (the camera reader's development contract)::
+
+    {"image": "x.jpg", "width": W, "height": H, "seed": S, "family": "...", "split": "tune"|"heldout",
+     "field_corners": [[x, y] x 4],        # TL, TR, BR, BL of the playing field, final image pixels
+     "locations": {"p1": {"white": n, "black": n}, ... all 28},
+     "dice": [{"pips": n, "box": [x, y, w, h], "cocked": bool}],
+     "cube": {"value": v, "place": "middle"|"white"|"black", "box": [x, y, w, h]} | null,
+     "occluded": bool, "style": {...every parameter...}}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+import numpy as np
+
+from sheshbesh.locations import CUBE_PLACES, LOCATIONS, POINT_LOCATIONS
+from synth.scene import (
+    CUBE_VALUES,
+    FAMILIES,
+    LIGHT_KINDS,
+    Scene,
+    covers_field,
+    field_corners_world,
+    hand_points,
+    image_points,
+    split_of,
+)
+
+
+def _box(scene: Scene, matrix: tuple[tuple[float, ...], ...], size: float) -> list[float]:
+    """Bounding box [x, y, w, h] in image pixels of a cube of edge ``size`` at pose ``matrix``."""
+    half = size / 2
+    grid = np.array(
+        [(x, y, z) for x in (-half, 0, half) for y in (-half, 0, half) for z in (-half, 0, half)]
+    )
+    m = np.asarray(matrix)
+    world = grid @ m[:3, :3].T + m[:3, 3]
+    pixels = image_points(scene.camera, scene.post, scene.width, scene.height, world)
+    x0, y0 = np.min(pixels, axis=0)
+    x1, y1 = np.max(pixels, axis=0)
+    return [
+        round(float(x0), 2),
+        round(float(y0), 2),
+        round(float(x1 - x0), 2),
+        round(float(y1 - y0), 2),
+    ]
+
+
+def style_of(scene: Scene) -> dict[str, Any]:
+    """Every parameter of the scene that is not already a label, as plain JSON values."""
+    return {
+        "board": dataclasses.asdict(scene.board),
+        "checkers": dataclasses.asdict(scene.checkers_style),
+        "light_kind": scene.light_kind,
+        "lights": [dataclasses.asdict(light) for light in scene.lights],
+        "world_colour": scene.world_colour,
+        "world_strength": scene.world_strength,
+        "table": {"surface": scene.table_surface, "colour": scene.table_colour},
+        "camera": dataclasses.asdict(scene.camera),
+        "post": dataclasses.asdict(scene.post),
+        "position_kind": scene.position_kind,
+        "dice": [
+            {
+                "size": d.size,
+                "colour": d.colour,
+                "pip_colour": d.pip_colour,
+                "translucent": d.translucent,
+                "rounding": d.rounding,
+            }
+            for d in scene.dice
+        ],
+        "cube": None
+        if scene.cube is None
+        else {
+            "size": scene.cube.size,
+            "colour": scene.cube.colour,
+            "digit_colour": scene.cube.digit_colour,
+        },
+        "hands": [{"over_field": h.over_field, "skin": h.skin} for h in scene.hands],
+        "clutter": [c.kind for c in scene.clutter],
+        "off_on_edge": any(c.on_edge for c in scene.checkers),
+    }
+
+
+def label_of(scene: Scene, image_name: str) -> dict[str, Any]:
+    """The label of ``scene`` rendered to ``image_name``."""
+    corners = image_points(
+        scene.camera,
+        scene.post,
+        scene.width,
+        scene.height,
+        np.array(field_corners_world(scene.board)),
+    )
+    occluded = any(
+        covers_field(
+            scene.board, scene.camera, scene.post, scene.width, scene.height, hand_points(h)
+        )
+        for h in scene.hands
+    )
+    return {
+        "image": image_name,
+        "width": scene.width,
+        "height": scene.height,
+        "seed": scene.seed,
+        "family": scene.family,
+        "split": scene.split,
+        "field_corners": [[round(float(x), 2), round(float(y), 2)] for x, y in corners],
+        "locations": {name: dict(scene.counts[name]) for name in LOCATIONS},
+        "dice": [
+            {"pips": d.value, "box": _box(scene, d.matrix, d.size), "cocked": d.cocked}
+            for d in scene.dice
+        ],
+        "cube": None
+        if scene.cube is None
+        else {
+            "value": scene.cube.value,
+            "place": scene.cube.place,
+            "box": _box(scene, scene.cube.matrix, scene.cube.size),
+        },
+        "occluded": occluded,
+        "style": style_of(scene),
+    }
+
+
+def problems(label: dict[str, Any]) -> list[str]:
+    """Everything wrong with one label (empty when it is consistent)."""
+    found: list[str] = []
+    width, height = label.get("width", 0), label.get("height", 0)
+    locations = label.get("locations", {})
+    missing = [name for name in LOCATIONS if name not in locations]
+    if missing or len(locations) != len(LOCATIONS):
+        found.append(f"locations: expected the 28 names, missing {missing}, got {len(locations)}")
+    for colour in ("white", "black"):
+        total = sum(int(locations.get(n, {}).get(colour, 0)) for n in LOCATIONS)
+        if total != 15:
+            found.append(f"{colour} has {total} checkers, not 15")
+    for name in POINT_LOCATIONS:
+        counts = locations.get(name, {})
+        if counts.get("white", 0) and counts.get("black", 0):
+            found.append(f"{name} holds both colours")
+    if label.get("family") not in FAMILIES:
+        found.append(f"family {label.get('family')!r} unknown")
+    light = label.get("style", {}).get("light_kind")
+    if light not in LIGHT_KINDS:
+        found.append(f"light kind {light!r} unknown")
+    elif label.get("split") != split_of(str(label.get("family")), light):
+        found.append(f"split {label.get('split')!r} does not follow from family and light")
+    corners = label.get("field_corners", [])
+    if len(corners) != 4:
+        found.append("field_corners: not four points")
+    else:
+        for x, y in corners:
+            if not (0 <= x <= width and 0 <= y <= height):
+                found.append(f"field corner ({x}, {y}) outside the {width}x{height} image")
+        for i in range(4):
+            (ax, ay), (bx, by), (cx, cy) = corners[i], corners[(i + 1) % 4], corners[(i + 2) % 4]
+            turn = (bx - ax) * (cy - by) - (by - ay) * (cx - bx)
+            if turn <= 0:
+                found.append("field_corners: not convex in TL, TR, BR, BL (clockwise) order")
+                break
+    for die in label.get("dice", []):
+        if die.get("pips") not in range(1, 7):
+            found.append(f"die pips {die.get('pips')!r} not 1..6")
+        x, y, w, h = die.get("box", [math.nan] * 4)
+        if not (w > 0 and h > 0 and -w < x < width and -h < y < height):
+            found.append(f"die box {die.get('box')} empty or outside the image")
+    if len(label.get("dice", [])) not in (0, 2):
+        found.append("dice: neither none nor two")
+    cube = label.get("cube")
+    if cube is not None:
+        if cube.get("value") not in CUBE_VALUES:
+            found.append(f"cube value {cube.get('value')!r} not one of {CUBE_VALUES}")
+        if cube.get("place") not in CUBE_PLACES:
+            found.append(f"cube place {cube.get('place')!r} not one of {CUBE_PLACES}")
+        if cube.get("place") == "middle" and cube.get("value") != 64:
+            found.append("a centred cube must show 64")
+    if not isinstance(label.get("occluded"), bool):
+        found.append("occluded is not true or false")
+    return found

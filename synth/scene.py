@@ -1,0 +1,1158 @@
+"""A complete scene description from a seed and a style family, in pure Python.
+
+Every random choice of the development set is made here (board make, colours, position, where each
+checker lies, dice, cube, hands, clutter, lights, camera, camera faults), so the labels follow from
+the description alone and are the same with or without Blender. :mod:`synth.blender` only draws it.
+
+Image conventions the camera reader relies on: White (the lighter checkers) sits at the bottom of the
+image; the bottom row of points reads p12..p1 from left to right, the top row p13..p24.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from sheshbesh.locations import COLOURS, LOCATIONS, Colour
+from synth import SynthInputError
+from synth.projection import Vec3, distort, focal_pixels, look_at, project
+
+Rgb = tuple[float, float, float]
+
+#: Board makes. Each names a family of real boards; the held-out ones are never used for tuning.
+FAMILIES: tuple[str, ...] = (
+    "tournament-felt",
+    "tournament-leather",
+    "wooden-folding",
+    "inlaid-tavla",
+    "travel",
+)
+HELDOUT_FAMILIES: tuple[str, ...] = ("inlaid-tavla", "travel")
+TUNE_FAMILIES: tuple[str, ...] = tuple(f for f in FAMILIES if f not in HELDOUT_FAMILIES)
+#: Lighting kinds, crossed with every family; "window" (hard side daylight) is held out.
+LIGHT_KINDS: tuple[str, ...] = ("lamp", "overhead", "mixed", "window")
+HELDOUT_LIGHTS: tuple[str, ...] = ("window",)
+TUNE_LIGHTS: tuple[str, ...] = tuple(k for k in LIGHT_KINDS if k not in HELDOUT_LIGHTS)
+#: Selections the command line accepts besides one family name.
+SELECTIONS: tuple[str, ...] = ("all", "tune", "heldout")
+
+Split = Literal["tune", "heldout"]
+
+
+def split_of(family: str, light_kind: str) -> Split:
+    """``heldout`` when either the board make or the lighting is held back from tuning."""
+    return "heldout" if family in HELDOUT_FAMILIES or light_kind in HELDOUT_LIGHTS else "tune"
+
+
+# --- the style: what the board and pieces look like -------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardStyle:
+    """Dimensions (metres) and looks of the board. The playing field is ``field_w`` x ``field_h``:
+    twelve points across plus the bar; trays and frame lie outside it."""
+
+    family: str
+    surface: str  # felt, leather, cork, lacquer, wood
+    field_colour: Rgb
+    point_colours: tuple[Rgb, Rgb]
+    point_surface: str  # the material kind of the points
+    frame_surface: str
+    frame_colour: Rgb
+    checker_d: float
+    point_w: float
+    point_len: float
+    bar_w: float
+    bar_raised: bool
+    field_w: float
+    field_h: float
+    frame_w: float
+    rim_h: float
+    divider_w: float
+    tray_side: str  # right, left, both, none
+    tray_w: float
+    base_t: float
+    logo: str  # "" for none
+    logo_colour: Rgb
+    hinges: bool
+    inlay: bool
+
+
+@dataclass(frozen=True)
+class CheckerStyle:
+    """The two checker sets; ``white`` is always the lighter one."""
+
+    name: str
+    white: Rgb
+    black: Rgb
+    thickness: float
+    bevel: float
+    roughness: float
+    marbled: bool
+    ridged: bool
+    wooden: bool
+
+
+@dataclass(frozen=True)
+class Checker:
+    """One checker: centre of its bottom face, and whether it stands on edge (axis along y)."""
+
+    colour: Colour
+    location: str
+    x: float
+    y: float
+    z: float
+    spin: float
+    on_edge: bool = False
+
+
+@dataclass(frozen=True)
+class Die:
+    """A die: ``value`` is the face up; ``matrix`` its 4x4 pose (row-major) with the die's centre
+    at the origin of its local frame and local +z the value face; ``size`` its edge length."""
+
+    value: int
+    size: float
+    matrix: tuple[tuple[float, ...], ...]
+    cocked: bool
+    colour: Rgb
+    pip_colour: Rgb
+    translucent: bool
+    rounding: float
+
+
+@dataclass(frozen=True)
+class Cube:
+    """The doubling cube: ``value`` on top, resting at ``place`` (middle, white, black)."""
+
+    value: int
+    place: str
+    size: float
+    matrix: tuple[tuple[float, ...], ...]
+    colour: Rgb
+    digit_colour: Rgb
+
+
+@dataclass(frozen=True)
+class Capsule:
+    """A rounded segment of a hand or forearm, from ``a`` to ``b`` with ``radius``."""
+
+    a: Vec3
+    b: Vec3
+    radius: float
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A forearm and hand made of capsules; ``over_field`` when it hovers above the playing field."""
+
+    capsules: tuple[Capsule, ...]
+    skin: Rgb
+    sleeve: Rgb
+    over_field: bool
+
+
+@dataclass(frozen=True)
+class Clutter:
+    """Something on the table beside the board: cup, can, phone, card or clock; ``size`` holds the
+    half width, half depth and the height."""
+
+    kind: str
+    x: float
+    y: float
+    yaw: float
+    colour: Rgb
+    size: tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class Light:
+    """A light in Blender's terms: ``kind`` POINT or AREA, power in watts, colour temperature in K."""
+
+    kind: str
+    location: Vec3
+    target: Vec3
+    power: float
+    temperature: float
+    size: tuple[float, float]
+    radius: float
+
+
+@dataclass(frozen=True)
+class CameraSetup:
+    location: Vec3
+    target: Vec3
+    roll_deg: float
+    lens_mm: float
+    tilt_deg: float
+
+
+@dataclass(frozen=True)
+class PostEffects:
+    """The camera's faults, applied to the linear render by :mod:`synth.post`."""
+
+    exposure_ev: float
+    white_balance: Rgb
+    grey_world: float
+    noise: float
+    blur_px: float
+    blur_angle: float
+    k1: float
+    jpeg_quality: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class Scene:
+    seed: int
+    family: str
+    light_kind: str
+    board: BoardStyle
+    checkers_style: CheckerStyle
+    counts: dict[str, dict[str, int]]
+    checkers: tuple[Checker, ...]
+    dice: tuple[Die, ...]
+    cube: Cube | None
+    hands: tuple[Hand, ...]
+    clutter: tuple[Clutter, ...]
+    lights: tuple[Light, ...]
+    world_colour: Rgb
+    world_strength: float
+    table_surface: str
+    table_colour: Rgb
+    camera: CameraSetup
+    post: PostEffects
+    width: int
+    height: int
+    position_kind: str
+    extras: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def split(self) -> Split:
+        return split_of(self.family, self.light_kind)
+
+
+# --- colour palettes ------------------------------------------------------------------------
+
+
+def _jitter(rng: random.Random, colour: Rgb, amount: float = 0.04) -> Rgb:
+    """``colour`` varied by about ``amount`` relative to each channel (dark colours stay dark and
+    keep their hue), plus a trace of absolute variation."""
+    r, g, b = (
+        min(
+            1.0,
+            max(0.002, c * (1 + rng.uniform(-3 * amount, 3 * amount)) + rng.uniform(-0.005, 0.005)),
+        )
+        for c in colour
+    )
+    return (r, g, b)
+
+
+#: (name, lighter set, darker set) in linear RGB.
+CHECKER_SETS: tuple[tuple[str, Rgb, Rgb], ...] = (
+    ("white-black", (0.80, 0.80, 0.78), (0.02, 0.02, 0.02)),
+    ("cream-brown", (0.78, 0.66, 0.45), (0.14, 0.05, 0.02)),
+    ("ivory-red", (0.80, 0.74, 0.58), (0.45, 0.02, 0.02)),
+    ("ivory-green", (0.80, 0.75, 0.60), (0.02, 0.16, 0.06)),
+    ("white-red", (0.82, 0.82, 0.80), (0.40, 0.01, 0.015)),
+    ("beige-navy", (0.70, 0.58, 0.40), (0.02, 0.03, 0.12)),
+    ("pearl-burgundy", (0.75, 0.72, 0.70), (0.20, 0.01, 0.04)),
+)
+TOURNAMENT_POINTS: tuple[tuple[Rgb, Rgb], ...] = (
+    ((0.60, 0.45, 0.25), (0.02, 0.02, 0.02)),  # cream/black
+    ((0.42, 0.02, 0.02), (0.72, 0.60, 0.40)),  # red/cream
+    ((0.30, 0.12, 0.04), (0.75, 0.65, 0.45)),  # brown/cream
+    ((0.40, 0.03, 0.02), (0.02, 0.02, 0.02)),  # red/black
+    ((0.55, 0.45, 0.30), (0.08, 0.03, 0.02)),  # tan/chocolate
+)
+FIELD_COLOURS: tuple[Rgb, ...] = (
+    (0.02, 0.12, 0.05),  # green
+    (0.45, 0.35, 0.20),  # camel
+    (0.05, 0.05, 0.12),  # navy
+    (0.18, 0.02, 0.02),  # burgundy
+    (0.30, 0.30, 0.28),  # grey
+    (0.02, 0.07, 0.12),  # teal
+    (0.55, 0.48, 0.35),  # sand
+)
+WOODS: tuple[Rgb, ...] = (
+    (0.35, 0.16, 0.06),
+    (0.50, 0.28, 0.12),
+    (0.20, 0.08, 0.03),
+    (0.60, 0.40, 0.20),
+    (0.12, 0.05, 0.02),
+)
+SKINS: tuple[Rgb, ...] = (
+    (0.72, 0.48, 0.36),
+    (0.55, 0.33, 0.22),
+    (0.35, 0.19, 0.11),
+    (0.80, 0.58, 0.46),
+    (0.20, 0.10, 0.06),
+)
+
+
+# --- the board make -----------------------------------------------------------------------
+
+
+def _board(rng: random.Random, family: str) -> tuple[BoardStyle, CheckerStyle]:
+    """Dimensions and looks of one board of ``family``, with a checker set to match."""
+    set_name, white, black = rng.choice(CHECKER_SETS)
+    wooden_checkers = False
+    logo = ""
+    hinges = False
+    inlay = False
+    bar_raised = True
+    point_surface = ""
+    if family == "tournament-felt" or family == "tournament-leather":
+        surface = (
+            "felt" if family == "tournament-felt" else rng.choice(["leather", "leather", "cork"])
+        )
+        checker_d = rng.uniform(0.036, 0.041)
+        field_colour = _jitter(rng, rng.choice(FIELD_COLOURS))
+        points = rng.choice(TOURNAMENT_POINTS)
+        point_surface = surface
+        frame_surface = rng.choice(["leather", "lacquer"])
+        frame_colour = _jitter(
+            rng, rng.choice([(0.03, 0.02, 0.02), (0.20, 0.08, 0.03), (0.6, 0.5, 0.35)])
+        )
+        bar_w = rng.uniform(0.045, 0.075)
+        frame_w = rng.uniform(0.035, 0.055)
+        tray_side = rng.choice(["right", "right", "both", "left"])
+        logo = rng.choice(["", "", "BACKGAMMON", "CLUB", "TOURNAMENT"])
+        hinges = rng.random() < 0.5
+    elif family == "wooden-folding":
+        surface = rng.choice(["wood", "wood", "lacquer"])
+        checker_d = rng.uniform(0.030, 0.036)
+        field_colour = _jitter(rng, rng.choice(WOODS[1:4]), 0.05)
+        points = (
+            _jitter(rng, rng.choice([(0.03, 0.02, 0.02), (0.35, 0.03, 0.02), (0.12, 0.05, 0.02)])),
+            _jitter(rng, rng.choice([(0.72, 0.62, 0.42), (0.55, 0.35, 0.15), (0.85, 0.80, 0.70)])),
+        )
+        point_surface = "lacquer"
+        frame_surface = "wood"
+        frame_colour = _jitter(rng, rng.choice(WOODS), 0.03)
+        bar_w = rng.uniform(0.025, 0.05)
+        frame_w = rng.uniform(0.025, 0.04)
+        tray_side = rng.choice(["both", "right", "none"])
+        hinges = True
+        wooden_checkers = rng.random() < 0.3
+    elif family == "inlaid-tavla":
+        surface = "wood"
+        checker_d = rng.uniform(0.028, 0.034)
+        field_colour = _jitter(rng, rng.choice(WOODS[1:4]), 0.05)
+        points = (
+            _jitter(rng, rng.choice([(0.10, 0.04, 0.015), (0.18, 0.07, 0.02)])),
+            _jitter(rng, rng.choice([(0.70, 0.52, 0.30), (0.80, 0.68, 0.48)])),
+        )
+        point_surface = "wood"
+        frame_surface = "wood"
+        frame_colour = _jitter(rng, rng.choice(WOODS), 0.03)
+        bar_w = rng.uniform(0.012, 0.03)
+        bar_raised = rng.random() < 0.4
+        frame_w = rng.uniform(0.03, 0.05)
+        tray_side = "none"
+        hinges = True
+        inlay = True
+        wooden_checkers = rng.random() < 0.6
+        logo = rng.choice(["", "TAVLA", "NARDY"])
+    elif family == "travel":
+        surface = rng.choice(["felt", "leather", "lacquer"])
+        checker_d = rng.uniform(0.020, 0.026)
+        field_colour = _jitter(rng, rng.choice(FIELD_COLOURS))
+        points = rng.choice(TOURNAMENT_POINTS)
+        point_surface = "lacquer" if surface == "lacquer" else surface
+        frame_surface = rng.choice(["leather", "lacquer"])
+        frame_colour = _jitter(
+            rng, rng.choice([(0.03, 0.02, 0.02), (0.25, 0.10, 0.04), (0.05, 0.05, 0.1)])
+        )
+        bar_w = rng.uniform(0.018, 0.035)
+        frame_w = rng.uniform(0.015, 0.025)
+        tray_side = rng.choice(["none", "right"])
+        hinges = rng.random() < 0.5
+    else:
+        raise SynthInputError(f"family {family!r} is not one of {', '.join(FAMILIES)}")
+    if wooden_checkers:
+        set_name = "wood"
+        white = _jitter(rng, (0.62, 0.45, 0.24), 0.05)
+        black = _jitter(rng, (0.10, 0.04, 0.015), 0.02)
+    point_w = checker_d * rng.uniform(1.03, 1.15)
+    point_len = 5 * checker_d * rng.uniform(0.80, 0.98)
+    gap = rng.uniform(0.6, 1.8) * checker_d
+    field_h = 2 * max(point_len, 5 * checker_d) + gap
+    board = BoardStyle(
+        family=family,
+        surface=surface,
+        field_colour=field_colour,
+        point_colours=points,
+        point_surface=point_surface,
+        frame_surface=frame_surface,
+        frame_colour=frame_colour,
+        checker_d=checker_d,
+        point_w=point_w,
+        point_len=point_len,
+        bar_w=bar_w,
+        bar_raised=bar_raised,
+        field_w=12 * point_w + bar_w,
+        field_h=field_h,
+        frame_w=frame_w,
+        rim_h=rng.uniform(0.008, 0.018) if family != "travel" else rng.uniform(0.004, 0.008),
+        divider_w=rng.uniform(0.012, 0.025),
+        tray_side=tray_side,
+        tray_w=checker_d * rng.uniform(1.15, 1.4),
+        base_t=rng.uniform(0.015, 0.03),
+        logo=logo,
+        logo_colour=rng.choice([(0.75, 0.55, 0.15), (0.8, 0.8, 0.78), (0.02, 0.02, 0.02)]),
+        hinges=hinges,
+        inlay=inlay,
+    )
+    style = CheckerStyle(
+        name=set_name,
+        white=_jitter(rng, white, 0.03),
+        black=_jitter(rng, black, 0.015),
+        thickness=checker_d * rng.uniform(0.18, 0.27),
+        bevel=checker_d * rng.uniform(0.02, 0.06),
+        roughness=rng.uniform(0.08, 0.45),
+        marbled=(not wooden_checkers) and rng.random() < 0.35,
+        ridged=rng.random() < 0.4,
+        wooden=wooden_checkers,
+    )
+    return board, style
+
+
+# --- positions --------------------------------------------------------------------------------
+
+STARTING = {"white": {24: 2, 13: 5, 8: 3, 6: 5}, "black": {24: 2, 13: 5, 8: 3, 6: 5}}
+
+
+def _empty_counts() -> dict[str, dict[str, int]]:
+    return {name: {"white": 0, "black": 0} for name in LOCATIONS}
+
+
+def _own_point(point: int, colour: Colour) -> str:
+    return f"p{point if colour == 'white' else 25 - point}"
+
+
+def _position(rng: random.Random) -> tuple[str, dict[str, dict[str, int]]]:
+    """A legal-looking position: 15 checkers a side over points, bar and off, never two colours on
+    one point. Kinds: the start, a middle game, a race/bear-off with tall stacks, a contact game
+    with checkers on the bar and borne off."""
+    kind = rng.choices(["start", "middle", "bearoff", "contact"], [0.2, 0.35, 0.25, 0.2])[0]
+    counts = _empty_counts()
+    if kind == "start":
+        for colour in COLOURS:
+            for point, n in STARTING[colour].items():
+                counts[_own_point(point, colour)][colour] = n
+        return kind, counts
+    for colour in COLOURS:
+        left = 15
+        if kind == "bearoff":
+            off = rng.randint(0, 9)
+            bar = 0
+        elif kind == "contact":
+            off = rng.choice([0, 0, 1, 2, 3, 5])
+            bar = rng.choice([0, 1, 1, 2, 3])
+        else:
+            off = 0
+            bar = rng.choice([0, 0, 0, 1])
+        counts[f"off-{colour}"][colour] = off
+        counts[f"bar-{colour}"][colour] = bar
+        left -= off + bar
+        if kind == "bearoff":
+            candidates = list(range(1, 7))
+        elif kind == "contact":
+            candidates = list(range(1, 25))
+        else:
+            candidates = list(range(1, 25))
+        while left > 0:
+            # Tall stacks in a race; smaller groups elsewhere.
+            point = rng.choice(candidates)
+            name = _own_point(point, colour)
+            other: Colour = "black" if colour == "white" else "white"
+            if counts[name][other] > 0:
+                continue
+            top = 15 if kind == "bearoff" else 6
+            n = min(left, rng.randint(1, top), 15 - counts[name][colour])
+            if n <= 0:
+                continue
+            counts[name][colour] += n
+            left -= n
+    return kind, counts
+
+
+# --- placing checkers ---------------------------------------------------------------------------
+
+#: Slots on a point: (layer, index along the point in checker diameters). Layer 0 holds five from
+#: the point's base; each next layer sits in the gaps on top of the one below: 5+4+3+2+1 = 15.
+POINT_SLOTS: tuple[tuple[int, float], ...] = tuple(
+    (layer, index + layer / 2) for layer in range(5) for index in range(5 - layer)
+)
+
+
+def point_column(point: int) -> tuple[int, bool]:
+    """Column 0..11 from the image's left and whether the point is on the top row."""
+    if point <= 12:
+        return 12 - point, False
+    return point - 13, True
+
+
+def point_base(board: BoardStyle, point: int) -> tuple[float, float, float]:
+    """x of the point's centre line, y of its base at the rim and the direction towards the middle."""
+    column, top = point_column(point)
+    half = board.field_w / 2
+    if column < 6:
+        x = -half + (column + 0.5) * board.point_w
+    else:
+        x = board.bar_w / 2 + (column - 6 + 0.5) * board.point_w
+    half_h = board.field_h / 2
+    return (x, half_h, -1.0) if top else (x, -half_h, 1.0)
+
+
+def tray_x(board: BoardStyle) -> float | None:
+    """x of the centre of the tray that holds borne-off checkers (None: no tray, they lie on the table)."""
+    if board.tray_side == "none":
+        return None
+    sign = -1.0 if board.tray_side == "left" else 1.0
+    return sign * (board.field_w / 2 + board.divider_w + board.tray_w / 2)
+
+
+def outer_extent(board: BoardStyle) -> tuple[float, float, float, float]:
+    """The board's outer rectangle: x0, x1, y0, y1 (metres)."""
+    left = board.field_w / 2 + board.frame_w
+    right = left
+    extra = board.divider_w + board.tray_w
+    if board.tray_side in ("right", "both"):
+        right += extra
+    if board.tray_side in ("left", "both"):
+        left += extra
+    half_h = board.field_h / 2 + board.frame_w
+    return -left, right, -half_h, half_h
+
+
+def _place_checkers(
+    rng: random.Random, board: BoardStyle, style: CheckerStyle, counts: dict[str, dict[str, int]]
+) -> tuple[Checker, ...]:
+    d = board.checker_d
+    t = style.thickness
+    placed: list[Checker] = []
+
+    def jitter() -> float:
+        return rng.gauss(0.0, d * 0.025)
+
+    for point in range(1, 25):
+        name = f"p{point}"
+        for colour in COLOURS:
+            n = counts[name][colour]
+            if n == 0:
+                continue
+            x, y0, direction = point_base(board, point)
+            for layer, along in POINT_SLOTS[:n]:
+                placed.append(
+                    Checker(
+                        colour,
+                        name,
+                        x + jitter(),
+                        y0 + direction * (d / 2 + d * 0.02 + along * d * 1.01) + jitter(),
+                        layer * t,
+                        rng.uniform(0, 2 * math.pi),
+                    )
+                )
+    bar_z = board.rim_h if board.bar_raised else 0.0012
+    for colour in COLOURS:
+        n = counts[f"bar-{colour}"][colour]
+        sign = -1.0 if colour == "white" else 1.0
+        for i in range(n):
+            row, layer = i % 4, i // 4
+            placed.append(
+                Checker(
+                    colour,
+                    f"bar-{colour}",
+                    jitter(),
+                    sign * (d * 0.85 + row * d * 1.02 + layer * d * 0.5) + jitter(),
+                    bar_z + layer * t,
+                    rng.uniform(0, 2 * math.pi),
+                )
+            )
+    tx = tray_x(board)
+    on_edge = tx is not None and rng.random() < 0.5
+    for colour in COLOURS:
+        n = counts[f"off-{colour}"][colour]
+        sign = -1.0 if colour == "white" else 1.0
+        edge = board.field_h / 2
+        for i in range(n):
+            if tx is None:
+                # No tray: borne-off checkers lie in piles on the table beside the board.
+                x = outer_extent(board)[1] + d * 0.8 + (i // 5) * d * 1.1
+                pile, level = 0, i % 5
+                z = -board.base_t + level * t
+                y = sign * (edge * 0.55)
+                placed.append(
+                    Checker(
+                        colour, f"off-{colour}", x + jitter(), y + jitter(), z, rng.uniform(0, 6.3)
+                    )
+                )
+            elif on_edge:
+                y = sign * (edge - t * 0.7 - i * t * 1.08)
+                placed.append(
+                    Checker(colour, f"off-{colour}", tx, y, 0.0, rng.uniform(0, 6.3), on_edge=True)
+                )
+            else:
+                pile, level = divmod(i, 5)
+                y = sign * (edge - d * 0.6 - pile * d * 1.05)
+                placed.append(
+                    Checker(
+                        colour,
+                        f"off-{colour}",
+                        tx + jitter() * 0.5,
+                        y + jitter() * 0.5,
+                        level * t,
+                        rng.uniform(0, 6.3),
+                    )
+                )
+    return tuple(placed)
+
+
+# --- dice and cube ------------------------------------------------------------------------------
+
+#: Local face normal of each value: opposite faces add up to seven.
+DIE_FACES: dict[int, Vec3] = {
+    1: (0, 0, 1),
+    6: (0, 0, -1),
+    2: (0, 1, 0),
+    5: (0, -1, 0),
+    3: (1, 0, 0),
+    4: (-1, 0, 0),
+}
+
+
+def _rotation_to_up(normal: Vec3) -> np.ndarray:
+    """A rotation matrix that turns the local ``normal`` (an axis) to world +z."""
+    n = np.asarray(normal, dtype=np.float64)
+    up = np.array([0.0, 0.0, 1.0])
+    if np.allclose(n, up):
+        return np.eye(3)
+    if np.allclose(n, -up):
+        return np.diag([1.0, -1.0, -1.0])
+    axis = np.cross(n, up)
+    axis /= np.linalg.norm(axis)
+    return _axis_angle(axis, math.pi / 2)
+
+
+def _axis_angle(axis: np.ndarray, angle: float) -> np.ndarray:
+    x, y, z = axis
+    c, s = math.cos(angle), math.sin(angle)
+    cc = 1 - c
+    return np.array(
+        [
+            [c + x * x * cc, x * y * cc - z * s, x * z * cc + y * s],
+            [y * x * cc + z * s, c + y * y * cc, y * z * cc - x * s],
+            [z * x * cc - y * s, z * y * cc + x * s, c + z * z * cc],
+        ]
+    )
+
+
+def _pose(rotation: np.ndarray, centre: Vec3) -> tuple[tuple[float, ...], ...]:
+    m = np.eye(4)
+    m[:3, :3] = rotation
+    m[:3, 3] = centre
+    return tuple(tuple(float(v) for v in row) for row in m)
+
+
+def die_pose(
+    value: int, yaw: float, tilt: float, tilt_dir: float, centre: Vec3
+) -> tuple[tuple[float, ...], ...]:
+    """Pose of a die showing ``value`` on top, turned by ``yaw`` and leaning by ``tilt`` radians."""
+    rotation = _rotation_to_up(DIE_FACES[value])
+    rotation = _axis_angle(np.array([0.0, 0.0, 1.0]), yaw) @ rotation
+    if tilt:
+        axis = np.array([math.cos(tilt_dir), math.sin(tilt_dir), 0.0])
+        rotation = _axis_angle(axis, tilt) @ rotation
+    return _pose(rotation, centre)
+
+
+def _free(x: float, y: float, radius: float, others: list[tuple[float, float, float]]) -> bool:
+    return all(math.hypot(x - ox, y - oy) > radius + r for ox, oy, r in others)
+
+
+def _dice(rng: random.Random, board: BoardStyle, checkers: tuple[Checker, ...]) -> tuple[Die, ...]:
+    kind = rng.choice(["standard", "standard", "precision", "dark", "coloured"])
+    size = (
+        board.checker_d * rng.uniform(0.40, 0.52)
+        if board.family != "travel"
+        else board.checker_d * rng.uniform(0.5, 0.65)
+    )
+    translucent = kind in ("precision", "coloured") and rng.random() < 0.6
+    if kind == "dark":
+        colour, pips = (
+            _jitter(rng, rng.choice([(0.02, 0.02, 0.02), (0.25, 0.01, 0.01), (0.02, 0.05, 0.15)])),
+            (0.85, 0.85, 0.82),
+        )
+    elif kind == "coloured" or kind == "precision":
+        colour = _jitter(
+            rng,
+            rng.choice(
+                [(0.6, 0.02, 0.02), (0.03, 0.3, 0.05), (0.05, 0.1, 0.5), (0.75, 0.75, 0.72)]
+            ),
+        )
+        pips = (0.9, 0.9, 0.88) if sum(colour) < 1.5 else (0.02, 0.02, 0.02)
+    else:
+        colour, pips = _jitter(rng, (0.82, 0.8, 0.74), 0.03), (0.01, 0.01, 0.01)
+    rounding = size * (0.04 if kind == "precision" else rng.uniform(0.1, 0.18))
+    occupied = [(c.x, c.y, board.checker_d / 2) for c in checkers]
+    side = rng.choice([-1.0, 1.0])
+    dice: list[Die] = []
+    for index in range(2):
+        value = rng.randint(1, 6)
+        cocked = rng.random() < 0.12
+        yaw = rng.uniform(0, 2 * math.pi)
+        reach = size * 0.75
+        x = y = 0.0
+        for _ in range(300):
+            x = side * rng.uniform(board.bar_w / 2 + reach, board.field_w / 2 - reach)
+            y = rng.uniform(-board.field_h / 2 + reach, board.field_h / 2 - reach)
+            if _free(x, y, reach, occupied):
+                break
+        else:  # a crowded half: the strip between the rows of points is the place of last resort
+            x = side * (board.field_w / 4 + index * size * 1.8)
+            y = 0.0
+        if cocked:
+            tilt = math.radians(rng.uniform(14, 30))
+            yaw_dir = rng.uniform(0, 2 * math.pi)
+            # Lifted so the low edge touches the surface: leaning against a checker or the rim.
+            z = size / 2 * (math.cos(tilt) + math.sin(tilt))
+            matrix = die_pose(value, yaw, tilt, yaw_dir, (x, y, z))
+        else:
+            matrix = die_pose(value, yaw, 0.0, 0.0, (x, y, size / 2))
+        occupied.append((x, y, reach))
+        dice.append(Die(value, size, matrix, cocked, colour, pips, translucent, rounding))
+    return tuple(dice)
+
+
+CUBE_VALUES = (2, 4, 8, 16, 32, 64)
+
+
+def _cube(rng: random.Random, board: BoardStyle, checkers: tuple[Checker, ...]) -> Cube | None:
+    if rng.random() < 0.15:
+        return None
+    size = board.checker_d * rng.uniform(0.55, 0.75)
+    place = rng.choice(["middle", "middle", "white", "black"])
+    bar_z = board.rim_h if board.bar_raised else 0.0012
+    if place == "middle":
+        value = 64
+        x, y, z = 0.0, 0.0, bar_z
+    else:
+        value = rng.choice(CUBE_VALUES)
+        sign = -1.0 if place == "white" else 1.0
+        tx = tray_x(board)
+        spot = rng.choice(["bar-end", "tray", "frame"])
+        if spot == "tray" and tx is not None:
+            if board.tray_side == "both":  # the other tray holds the cube
+                x, y, z = -tx, sign * board.field_h * 0.25, 0.0
+            else:  # the middle of the tray, between the two sets of borne-off checkers
+                x, y, z = tx, sign * size * 0.8, 0.0
+        elif spot == "frame":
+            x = rng.uniform(-board.field_w / 3, board.field_w / 3)
+            y = sign * (board.field_h / 2 + board.frame_w / 2)
+            z = board.rim_h
+            size = min(size, board.frame_w * 0.9)
+        else:
+            x, y, z = 0.0, sign * (board.field_h / 2 - size * 0.7), bar_z
+    colour = _jitter(
+        rng, rng.choice([(0.82, 0.8, 0.74), (0.8, 0.8, 0.8), (0.03, 0.03, 0.03)]), 0.02
+    )
+    digits = (0.02, 0.02, 0.02) if sum(colour) > 1 else (0.85, 0.75, 0.3)
+    yaw = rng.uniform(-0.3, 0.3) + rng.choice([0.0, math.pi / 2, math.pi, -math.pi / 2])
+    rotation = _axis_angle(np.array([0.0, 0.0, 1.0]), yaw)
+    return Cube(value, place, size, _pose(rotation, (x, y, z + size / 2)), colour, digits)
+
+
+# --- hands, clutter, lights, camera -------------------------------------------------------------
+
+
+def _arm(rng: random.Random, elbow: Vec3, wrist: Vec3, spread: float) -> tuple[Capsule, ...]:
+    """A forearm from ``elbow`` to ``wrist`` and a hand beyond it, fingers fanned by ``spread``."""
+    ex, ey, _ez = elbow
+    wx, wy, wz = wrist
+    length = math.hypot(wx - ex, wy - ey) or 1.0
+    ux, uy = (wx - ex) / length, (wy - ey) / length
+    px, py = -uy, ux
+    capsules = [Capsule(elbow, wrist, rng.uniform(0.030, 0.036))]
+    palm_end = (wx + ux * 0.07, wy + uy * 0.07, wz - 0.005)
+    capsules.append(Capsule((wx + ux * 0.01, wy + uy * 0.01, wz), palm_end, 0.028))
+    for k, off in enumerate((-1.5, -0.5, 0.5, 1.5)):
+        sx, sy = palm_end[0] + px * off * 0.017, palm_end[1] + py * off * 0.017
+        reach = 0.065 - abs(off) * 0.008 - (0.01 if k == 0 else 0)
+        dx = ux * reach + px * off * spread
+        dy = uy * reach + py * off * spread
+        capsules.append(
+            Capsule((sx, sy, palm_end[2]), (sx + dx, sy + dy, palm_end[2] - 0.012), 0.0085)
+        )
+    thumb_root = (wx + ux * 0.03 + px * 0.025, wy + uy * 0.03 + py * 0.025, wz)
+    capsules.append(
+        Capsule(
+            thumb_root,
+            (
+                thumb_root[0] + px * 0.035 + ux * 0.03,
+                thumb_root[1] + py * 0.035 + uy * 0.03,
+                wz - 0.01,
+            ),
+            0.01,
+        )
+    )
+    return tuple(capsules)
+
+
+def _hands(rng: random.Random, board: BoardStyle) -> tuple[Hand, ...]:
+    hands: list[Hand] = []
+    skin = _jitter(rng, rng.choice(SKINS), 0.03)
+    sleeve = _jitter(
+        rng, rng.choice([(0.05, 0.05, 0.08), (0.6, 0.6, 0.6), (0.3, 0.05, 0.04), (0.1, 0.2, 0.35)])
+    )
+    _x0, _x1, y0, y1 = outer_extent(board)
+    roll = rng.random()
+    if roll < 0.18:
+        # Reaching in over the field from White's or Black's side.
+        sign = rng.choice([-1.0, 1.0])
+        tx = rng.uniform(-board.field_w * 0.4, board.field_w * 0.4)
+        ty = sign * rng.uniform(0.0, board.field_h * 0.35)
+        height = rng.uniform(0.05, 0.14)
+        elbow = (tx + rng.uniform(-0.1, 0.1), sign * (y1 + 0.25), height + 0.06)
+        length = math.hypot(tx - elbow[0], ty - elbow[1])
+        k = 1 - 0.13 / length
+        wrist = (elbow[0] + (tx - elbow[0]) * k, elbow[1] + (ty - elbow[1]) * k, height)
+        hands.append(Hand(_arm(rng, elbow, wrist, rng.uniform(0.0, 0.01)), skin, sleeve, True))
+    elif roll < 0.4:
+        # Resting on the frame at White's edge, fingers short of the field.
+        for sign_x in rng.sample([-1.0, 1.0], rng.randint(1, 2)):
+            wx = sign_x * rng.uniform(0.08, board.field_w * 0.45)
+            wy = y0 - 0.13
+            elbow = (wx + sign_x * rng.uniform(0.02, 0.12), y0 - 0.40, 0.0)
+            wrist = (wx, wy, -board.base_t + 0.03)
+            hands.append(Hand(_arm(rng, elbow, wrist, 0.004), skin, sleeve, False))
+    return tuple(hands)
+
+
+def _clutter(rng: random.Random, board: BoardStyle) -> tuple[Clutter, ...]:
+    x0, x1, y0, y1 = outer_extent(board)
+    items: list[Clutter] = []
+    for kind in rng.sample(["cup", "can", "phone", "card", "clock", "cup"], rng.randint(0, 3)):
+        if kind == "cup":
+            size = (0.042, 0.042, 0.09)
+            colour = rng.choice([(0.8, 0.8, 0.78), (0.05, 0.1, 0.3), (0.6, 0.1, 0.05)])
+        elif kind == "can":
+            size = (0.033, 0.033, 0.12)
+            colour = rng.choice([(0.6, 0.02, 0.02), (0.7, 0.7, 0.72), (0.02, 0.2, 0.5)])
+        elif kind == "phone":
+            size = (0.038, 0.078, 0.008)
+            colour = (0.02, 0.02, 0.025)
+        elif kind == "card":
+            size = (0.053, 0.075, 0.0006)
+            colour = (0.85, 0.85, 0.8)
+        else:
+            size = (0.09, 0.045, 0.06)
+            colour = rng.choice([(0.1, 0.1, 0.1), (0.35, 0.2, 0.1)])
+        side = rng.choice(["left", "right", "top", "top"] + (["bottom"] if size[2] < 0.02 else []))
+        margin = 0.02 + max(size[0], size[1])
+        if side == "left":
+            x, y = x0 - margin * rng.uniform(0.8, 1.5), rng.uniform(y0, y1)
+        elif side == "right":
+            x, y = x1 + margin * rng.uniform(0.8, 1.5), rng.uniform(y0, y1)
+        elif side == "top":
+            x, y = rng.uniform(x0, x1), y1 + margin * rng.uniform(0.7, 1.3)
+        else:
+            x, y = rng.uniform(x0, x1), y0 - margin * rng.uniform(0.7, 1.2)
+        items.append(Clutter(kind, x, y, rng.uniform(0, 2 * math.pi), colour, size))
+    return tuple(items)
+
+
+def _lights(rng: random.Random, kind: str) -> tuple[tuple[Light, ...], Rgb, float]:
+    lights: list[Light] = []
+
+    def lamp(scale: float) -> Light:
+        angle = rng.uniform(0, 2 * math.pi)
+        dist = rng.uniform(0.4, 0.9)
+        h = rng.uniform(0.5, 1.1)
+        r2 = dist * dist + h * h
+        return Light(
+            "POINT",
+            (dist * math.cos(angle), dist * math.sin(angle), h),
+            (0.0, 0.0, 0.0),
+            scale * 55 * r2 * rng.uniform(0.7, 1.4),
+            rng.uniform(2600, 3400),
+            (0.0, 0.0),
+            rng.uniform(0.04, 0.15),
+        )
+
+    def window(scale: float) -> Light:
+        angle = rng.uniform(0, 2 * math.pi)
+        dist = rng.uniform(1.2, 2.4)
+        h = rng.uniform(0.8, 1.8)
+        r2 = dist * dist + h * h
+        return Light(
+            "AREA",
+            (dist * math.cos(angle), dist * math.sin(angle), h),
+            (rng.uniform(-0.2, 0.2), rng.uniform(-0.2, 0.2), 0.0),
+            scale * 14 * r2 * rng.uniform(0.7, 1.5),
+            rng.uniform(5200, 7500),
+            (rng.uniform(0.8, 1.6), rng.uniform(0.8, 1.4)),
+            0.0,
+        )
+
+    if kind == "lamp":
+        lights.append(lamp(1.0))
+        world, strength = (0.9, 0.75, 0.6), rng.uniform(0.05, 0.25)
+    elif kind == "window":
+        lights.append(window(1.0))
+        world, strength = (0.6, 0.75, 1.0), rng.uniform(0.2, 0.5)
+    elif kind == "overhead":
+        h = rng.uniform(1.4, 2.4)
+        temperature = rng.uniform(3800, 5600)
+        offset = rng.uniform(-0.5, 0.5)
+        yaw_x = rng.random() < 0.5
+        for k in range(rng.randint(1, 2)):
+            shift = offset + k * rng.uniform(0.6, 1.0)
+            location = (
+                (shift, rng.uniform(-0.4, 0.4), h) if yaw_x else (rng.uniform(-0.4, 0.4), shift, h)
+            )
+            size = (0.06, 1.2) if yaw_x else (1.2, 0.06)
+            lights.append(
+                Light(
+                    "AREA",
+                    location,
+                    (location[0], location[1], 0.0),
+                    9 * h * h * rng.uniform(0.7, 1.3),
+                    temperature,
+                    size,
+                    0.0,
+                )
+            )
+        world, strength = (0.8, 0.8, 0.8), rng.uniform(0.1, 0.3)
+    else:
+        lights.append(lamp(0.6))
+        lights.append(window(0.6))
+        world, strength = (0.7, 0.75, 0.85), rng.uniform(0.1, 0.3)
+    return tuple(lights), world, strength
+
+
+def _camera(rng: random.Random, board: BoardStyle, width: int, height: int) -> CameraSetup:
+    """A camera above the board from White's side, its distance set so the board fills the frame."""
+    tilt = rng.uniform(0.0, 25.0) if rng.random() < 0.8 else rng.uniform(0.0, 5.0)
+    azimuth = math.radians(rng.uniform(-30, 30))
+    roll = rng.gauss(0.0, 1.5)
+    lens = rng.uniform(22.0, 40.0)
+    fill = rng.uniform(0.72, 0.95)
+    target = (rng.gauss(0, 0.01), rng.gauss(0, 0.01), 0.0)
+    x0, x1, y0, y1 = outer_extent(board)
+    corners = np.array(
+        [[x0, y0, board.rim_h], [x1, y0, board.rim_h], [x1, y1, board.rim_h], [x0, y1, board.rim_h]]
+    )
+    direction = np.array(
+        [
+            math.sin(math.radians(tilt)) * math.sin(azimuth),
+            -math.sin(math.radians(tilt)) * math.cos(azimuth),
+            math.cos(math.radians(tilt)),
+        ]
+    )
+
+    def spread(distance: float) -> float:
+        location = tuple(float(v) for v in np.asarray(target) + direction * distance)
+        rotation = look_at(location, target, roll)  # type: ignore[arg-type]
+        pixels = project(corners, location, rotation, lens, width, height)  # type: ignore[arg-type]
+        return float(
+            max(
+                np.max(np.abs(pixels[:, 0] - width / 2)) / (width / 2),
+                np.max(np.abs(pixels[:, 1] - height / 2)) / (height / 2),
+            )
+        )
+
+    low, high = 0.2, 8.0
+    for _ in range(50):
+        mid = (low + high) / 2
+        if spread(mid) > fill:
+            low = mid
+        else:
+            high = mid
+    location = tuple(float(v) for v in np.asarray(target) + direction * high)
+    return CameraSetup(location, target, roll, lens, tilt)  # type: ignore[arg-type]
+
+
+def _post(rng: random.Random) -> PostEffects:
+    return PostEffects(
+        exposure_ev=rng.gauss(0.0, 0.35),
+        white_balance=(rng.uniform(0.9, 1.1), 1.0, rng.uniform(0.9, 1.1)),
+        grey_world=rng.uniform(0.2, 0.6),
+        noise=rng.uniform(0.5, 4.0),
+        blur_px=rng.uniform(1.0, 4.0) if rng.random() < 0.25 else 0.0,
+        blur_angle=rng.uniform(0, 180),
+        k1=rng.uniform(-0.12, 0.06) if rng.random() < 0.5 else 0.0,
+        jpeg_quality=rng.randint(82, 95),
+        seed=rng.randrange(2**31),
+    )
+
+
+# --- the whole scene --------------------------------------------------------------------------
+
+
+def choose(seed: int, selection: str) -> tuple[str, str]:
+    """The (family, light kind) of scene ``seed`` in a selection: a family name, all, tune, heldout."""
+    rng = random.Random(f"choose-{seed}")
+    if selection in FAMILIES:
+        return selection, rng.choice(LIGHT_KINDS)
+    if selection == "all":
+        return rng.choice(FAMILIES), rng.choice(LIGHT_KINDS)
+    if selection == "tune":
+        return rng.choice(TUNE_FAMILIES), rng.choice(TUNE_LIGHTS)
+    if selection == "heldout":
+        family = rng.choice(FAMILIES)
+        if family in HELDOUT_FAMILIES:
+            return family, rng.choice(LIGHT_KINDS)
+        return family, rng.choice(HELDOUT_LIGHTS)
+    raise SynthInputError(f"family {selection!r} is not one of {', '.join(FAMILIES + SELECTIONS)}")
+
+
+def make_scene(
+    seed: int, family: str, light_kind: str, width: int = 1280, height: int = 720
+) -> Scene:
+    """The scene of ``seed`` for one board ``family`` lit by ``light_kind``; deterministic.
+
+    Raises :class:`synth.SynthInputError` for an unknown family or light kind.
+    """
+    if light_kind not in LIGHT_KINDS:
+        raise SynthInputError(f"light kind {light_kind!r} is not one of {', '.join(LIGHT_KINDS)}")
+    if family not in FAMILIES:
+        raise SynthInputError(f"family {family!r} is not one of {', '.join(FAMILIES)}")
+    rng = random.Random(f"scene-{seed}-{family}-{light_kind}")
+    board, style = _board(rng, family)
+    position_kind, counts = _position(rng)
+    checkers = _place_checkers(rng, board, style, counts)
+    dice = _dice(rng, board, checkers) if rng.random() < 0.8 else ()
+    cube = _cube(rng, board, checkers)
+    hands = _hands(rng, board)
+    clutter = _clutter(rng, board)
+    lights, world, strength = _lights(rng, light_kind)
+    table_surface = rng.choice(["wood", "wood", "cloth", "stone"])
+    table_colour = _jitter(
+        rng,
+        rng.choice(
+            [
+                (0.3, 0.15, 0.06),
+                (0.5, 0.35, 0.2),
+                (0.6, 0.6, 0.58),
+                (0.08, 0.08, 0.1),
+                (0.15, 0.25, 0.2),
+            ]
+        ),
+        0.05,
+    )
+    camera = _camera(rng, board, width, height)
+    post = _post(rng)
+    # Things beside the board must not reach into the field in the picture; hands over it may.
+    clutter = tuple(
+        c
+        for c in clutter
+        if not covers_field(board, camera, post, width, height, clutter_points(c))
+    )
+    hands = tuple(
+        h
+        for h in hands
+        if h.over_field or not covers_field(board, camera, post, width, height, hand_points(h))
+    )
+    return Scene(
+        seed=seed,
+        family=family,
+        light_kind=light_kind,
+        board=board,
+        checkers_style=style,
+        counts=counts,
+        checkers=checkers,
+        dice=dice,
+        cube=cube,
+        hands=hands,
+        clutter=clutter,
+        lights=lights,
+        world_colour=world,
+        world_strength=strength,
+        table_surface=table_surface,
+        table_colour=table_colour,
+        camera=camera,
+        post=post,
+        width=width,
+        height=height,
+        position_kind=position_kind,
+    )
+
+
+def field_corners_world(board: BoardStyle) -> tuple[Vec3, Vec3, Vec3, Vec3]:
+    """The playing field's corners TL, TR, BR, BL (as seen in the image) on the surface z = 0."""
+    w, h = board.field_w / 2, board.field_h / 2
+    return ((-w, h, 0.0), (w, h, 0.0), (w, -h, 0.0), (-w, -h, 0.0))
+
+
+def camera_matrix(scene: Scene) -> tuple[Vec3, np.ndarray, float]:
+    """Camera location, rotation (columns right, up, back) and focal length in pixels."""
+    cam = scene.camera
+    return (
+        cam.location,
+        look_at(cam.location, cam.target, cam.roll_deg),
+        focal_pixels(cam.lens_mm, scene.width),
+    )
+
+
+def image_points(
+    camera: CameraSetup, post: PostEffects, width: int, height: int, world: np.ndarray
+) -> np.ndarray:
+    """Pixels (N x 2) of world points (N x 3) in the final, lens-distorted image."""
+    rotation = look_at(camera.location, camera.target, camera.roll_deg)
+    ideal = project(world, camera.location, rotation, camera.lens_mm, width, height)
+    return distort(ideal, post.k1, width, height, focal_pixels(camera.lens_mm, width))
+
+
+def inside_convex(polygon: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Which of ``points`` (N x 2) lie inside the convex ``polygon`` (4 x 2, any winding)."""
+    signs = []
+    for i in range(len(polygon)):
+        a, b = polygon[i], polygon[(i + 1) % len(polygon)]
+        signs.append((b[0] - a[0]) * (points[:, 1] - a[1]) - (b[1] - a[1]) * (points[:, 0] - a[0]))
+    stacked = np.stack(signs)
+    return np.asarray(np.all(stacked > 0, axis=0) | np.all(stacked < 0, axis=0))
+
+
+def covers_field(
+    board: BoardStyle,
+    camera: CameraSetup,
+    post: PostEffects,
+    width: int,
+    height: int,
+    world: np.ndarray,
+) -> bool:
+    """Whether any of the object's sample points shows inside the playing field's quadrilateral."""
+    quad = image_points(camera, post, width, height, np.array(field_corners_world(board)))
+    pixels = image_points(camera, post, width, height, world)
+    pixels = pixels[~np.isnan(pixels).any(axis=1)]
+    return bool(np.any(inside_convex(quad, pixels)))
+
+
+def hand_points(hand: Hand) -> np.ndarray:
+    """Sample points on the surface of a hand's capsules (for occlusion)."""
+    samples = []
+    for capsule in hand.capsules:
+        a, b = np.asarray(capsule.a), np.asarray(capsule.b)
+        for t in np.linspace(0.0, 1.0, 6):
+            centre = a + (b - a) * t
+            for dx, dy, dz in ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1)):
+                samples.append(centre + capsule.radius * np.array([dx, dy, dz]))
+    return np.array(samples)
+
+
+def clutter_points(item: Clutter) -> np.ndarray:
+    """The corners of a clutter item's box, top and bottom, on the table (for occlusion)."""
+    sx, sy, sz = item.size
+    c, s = math.cos(item.yaw), math.sin(item.yaw)
+    samples = []
+    for dx in (-sx, sx):
+        for dy in (-sy, sy):
+            for z in (0.0, sz):
+                samples.append((item.x + c * dx - s * dy, item.y + s * dx + c * dy, z - 0.02))
+    return np.array(samples)

@@ -1,0 +1,53 @@
+"""With Blender present: a tiny render is repeatable and Blender's camera is the labels' camera."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from synth.labels import label_of
+from synth.scene import field_corners_world, make_scene
+from tests.synth.conftest import needs_bpy
+
+pytestmark = [needs_bpy, pytest.mark.slow]
+
+
+def test_blender_camera_projects_like_the_labels() -> None:
+    from synth.blender import build, load_bpy
+
+    bpy = load_bpy()
+    from bpy_extras.object_utils import world_to_camera_view
+    from mathutils import Vector
+
+    # A seed without lens distortion: Blender's camera is the undistorted one.
+    scene = next(
+        s
+        for s in (make_scene(n, "wooden-folding", "lamp", 320, 180) for n in range(50))
+        if s.post.k1 == 0
+    )
+    build(bpy, scene)
+    blender_scene = bpy.context.scene
+    blender_scene.render.resolution_x, blender_scene.render.resolution_y = 320, 180
+    label = label_of(scene, "x.jpg")
+    for corner, expected in zip(
+        field_corners_world(scene.board), label["field_corners"], strict=True
+    ):
+        view = world_to_camera_view(blender_scene, blender_scene.camera, Vector(corner))
+        pixel = (view.x * 320, (1 - view.y) * 180)
+        assert abs(pixel[0] - expected[0]) < 0.3 and abs(pixel[1] - expected[1]) < 0.3
+
+
+def test_the_same_seed_renders_the_same_image_and_label() -> None:
+    from synth.blender import render_linear
+
+    scene = make_scene(5, "tournament-felt", "lamp", 96, 54)
+    first = render_linear(scene, 2)
+    second = render_linear(make_scene(5, "tournament-felt", "lamp", 96, 54), 2)
+    assert first.shape == (54, 96, 3) and float(first.mean()) > 0.0
+    assert float(np.abs(first - second).mean()) < 0.02 * float(first.mean()) + 1e-6
+    a = json.dumps(label_of(scene, "x.jpg"), sort_keys=True)
+    assert a == json.dumps(
+        label_of(make_scene(5, "tournament-felt", "lamp", 96, 54), "x.jpg"), sort_keys=True
+    )
