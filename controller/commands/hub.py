@@ -48,6 +48,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--title", default="", help="the room's title on its pages")
     parser.add_argument("--log", metavar="FILE", help="log file (default: beside the mirror)")
+    parser.add_argument(
+        "--password-file",
+        metavar="FILE",
+        help="file whose first line is the hub's broker password (user: the URL's, else 'hub')",
+    )
+
+
+def _first_line(path: str) -> str:
+    from controller.network.address import NetworkError
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.readline().strip()
+    except OSError as error:
+        raise NetworkError(f"--password-file {path!r} cannot be read: {error.strerror}") from None
 
 
 class _Stop(Exception):
@@ -61,7 +76,7 @@ def _on_term(signum: int, frame: FrameType | None) -> None:
 def run(args: argparse.Namespace) -> int:
     import sqlite3
 
-    from controller.network.address import NetworkError
+    from controller.network.address import BrokerAddress, NetworkError
     from controller.network.hub import Hub
     from controller.network.mirror import Mirror
     from web.room import create_room_app
@@ -80,7 +95,12 @@ def run(args: argparse.Namespace) -> int:
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     try:
-        hub = Hub(args.broker, mirror, room=args.room)
+        address = BrokerAddress.from_url(args.broker)
+        if args.password_file:
+            address = address.with_credentials(
+                address.username or "hub", _first_line(args.password_file)
+            )
+        hub = Hub(address, mirror, room=args.room)
         app = create_room_app(hub, {"ROOM_TITLE": args.title})
         try:
             server = make_server(app, args.host, args.port)

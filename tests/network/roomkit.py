@@ -10,6 +10,7 @@ real :class:`~controller.network.link.TableLink`.
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import signal
 import socket
@@ -63,6 +64,10 @@ class Broker:
 
     def start(self) -> Broker:
         lines = [f"listener {self.port} 127.0.0.1"]
+        if os.geteuid() == 0:
+            # Started as root, mosquitto would become the 'mosquitto' user, who cannot read the
+            # test's private temporary folder (passwords, certificates).
+            lines.insert(0, "user root")
         if "allow_anonymous" not in self.extra:
             lines.append("allow_anonymous true")
         lines.append(self.extra)
