@@ -25,6 +25,7 @@ import base64
 import binascii
 import itertools
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -64,8 +65,9 @@ class FieldCalibration:
 
     field: Field
     colours: CheckerColours
-    reference: Image | None = None  # the rectified calibration frame, for telling hands apart
+    reference: Image | None = None  # the rectified calibration frame, for a person to look at
     method: str = METHOD
+    empty: EmptyBoard | None = None  # the field without checkers, for telling hands apart
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -74,6 +76,13 @@ class FieldCalibration:
             "image_size": list(self.field.image_size),
             "field": self.field.to_dict(),
             "checker_colours": self.colours.to_dict(),
+            "empty": None
+            if self.empty is None
+            else {
+                "level": round(self.empty.level, 2),
+                "shape": list(self.empty.columns.shape),
+                "columns": np.round(self.empty.columns, 1).ravel().tolist(),
+            },
             "reference": None,
         }
         if self.reference is not None:
@@ -110,11 +119,24 @@ class FieldCalibration:
             if decoded is None:
                 raise CalibrationError("calibration reference image could not be decoded")
             reference = np.asarray(decoded, np.uint8)
+        empty = None
+        if data.get("empty"):
+            try:
+                shape = tuple(int(v) for v in data["empty"]["shape"])
+                columns = np.array(data["empty"]["columns"], np.float64).reshape(shape)
+                if len(shape) != 4 or shape[0] != 13 or shape[3] != 3:
+                    raise ValueError(f"shape {shape}")
+                empty = EmptyBoard(columns, float(data["empty"]["level"]))
+            except (KeyError, TypeError, ValueError) as error:
+                raise CalibrationError(
+                    f"malformed empty board in calibration: {error!r}"
+                ) from error
         return cls(
             Field.from_dict(data["field"]),
             CheckerColours.from_dict(data["checker_colours"]),
             reference,
             str(data.get("method", METHOD)),
+            empty,
         )
 
 
@@ -164,7 +186,8 @@ def calibrate_field(
     colours = learn_colours(_all_checkers(evidence))
     if swap:
         colours = colours.swapped()
-    return FieldCalibration(geometry, colours, top)
+    empty = learn_empty_board(top, geometry, _all_checkers(evidence))
+    return FieldCalibration(geometry, colours, top, empty=empty)
 
 
 def _all_checkers(evidence: FieldEvidence) -> list[Checker]:
@@ -227,6 +250,109 @@ def _fit_shape(image: Image, geometry: Field, settings: RingSettings) -> Field:
     return geometry
 
 
+#: a point's column is looked at in this many cells across when telling hands apart
+COLUMN_CELLS = 10
+#: and in cells of this many field pixels down
+CELL = 4
+
+
+@dataclass(frozen=True, slots=True)
+class EmptyBoard:
+    """What the field looks like without checkers, column by column (Lab, cells).
+
+    ``columns`` holds the twelve point columns (left to right, each the top point above the
+    bottom point) and the bar, resampled to :data:`COLUMN_CELLS` cells across: the columns of
+    one colour of point share one picture, made from the calibration frame wherever no checker
+    hid it. ``level`` is how far a cell of that frame strayed from it (the picture's own noise).
+    """
+
+    columns: FloatArray  # 13 x rows x COLUMN_CELLS x 3
+    level: float
+
+
+def _column_strips(top: Image, geometry: Field) -> FloatArray:
+    """The twelve point columns and the bar of a rectified field, each COLUMN_CELLS cells wide."""
+    rows = max(8, geometry.height // CELL)
+    edges = [geometry.column(f"p{13 + i}")[:2] for i in range(12)] + [geometry.bar]
+    strips = []
+    for left, right in edges:
+        x0, x1 = max(0, round(left)), min(geometry.width, max(round(right), round(left) + 1))
+        strip = cv2.resize(top[:, x0:x1], (COLUMN_CELLS, rows), interpolation=cv2.INTER_AREA)
+        strips.append(cv2.cvtColor(strip, cv2.COLOR_BGR2LAB).astype(np.float64))
+    return np.stack(strips)
+
+
+def _checker_cells(
+    geometry: Field, checkers: Sequence[Checker], grow: float
+) -> npt.NDArray[np.bool_]:
+    """Which cells of :func:`_column_strips` lie under a checker."""
+    rows = max(8, geometry.height // CELL)
+    edges = [geometry.column(f"p{13 + i}")[:2] for i in range(12)] + [geometry.bar]
+    mask = np.zeros((13, rows, COLUMN_CELLS), bool)
+    ys = (np.arange(rows) + 0.5) * geometry.height / rows
+    for index, (left, right) in enumerate(edges):
+        xs = left + (np.arange(COLUMN_CELLS) + 0.5) * (right - left) / COLUMN_CELLS
+        for c in checkers:
+            if c.x + c.radius * grow < left or c.x - c.radius * grow > right:
+                continue
+            inside = (xs[None, :] - c.x) ** 2 + (ys[:, None] - c.y) ** 2 <= (c.radius * grow) ** 2
+            mask[index] |= inside
+    return mask
+
+
+def _distance(a: FloatArray, b: FloatArray) -> FloatArray:
+    """Lab distance with lightness counted half: light and shade move it more than hue."""
+    difference = (a - b) * np.array([0.5, 1.0, 1.0])
+    return np.asarray(np.sqrt((difference**2).sum(axis=-1)), np.float64)
+
+
+def learn_empty_board(top: Image, geometry: Field, checkers: Sequence[Checker]) -> EmptyBoard:
+    """The empty field's picture from a frame with checkers on it (see :class:`EmptyBoard`)."""
+    strips = _column_strips(top, geometry)
+    hidden = _checker_cells(geometry, checkers, 1.15)
+    columns = np.empty_like(strips)
+    for parity in (0, 1):
+        same = list(range(parity, 12, 2))
+        values = np.where(hidden[same][..., None], np.nan, strips[same])
+        picture = np.nanmedian(values, axis=0)
+        fallback = np.nanmedian(values.reshape(-1, 3), axis=0)
+        picture = np.where(np.isnan(picture), fallback, picture)
+        columns[same] = picture
+    bar = np.where(hidden[12][..., None], np.nan, strips[12])
+    bar_colour = np.nanmedian(bar.reshape(-1, 3), axis=0)
+    columns[12] = np.where(np.isnan(bar_colour), 0.0, bar_colour)
+    seen = ~hidden
+    strays = _distance(strips, columns)[seen]
+    level = float(np.percentile(strays, 95)) if strays.size else 10.0
+    return EmptyBoard(np.nan_to_num(columns), level)
+
+
+def foreign_area(
+    top: Image,
+    geometry: Field,
+    empty: EmptyBoard,
+    checkers: Sequence[Checker],
+    settings: RingSettings,
+) -> float:
+    """The largest patch of the field that is neither the empty board nor a checker, in checker
+    areas. A hand or an arm over the field is such a patch, larger than the dice and the cube."""
+    strips = _column_strips(top, geometry)
+    if strips.shape != empty.columns.shape:
+        return 0.0
+    level = max(settings.foreign_colour, 2.0 * empty.level)
+    strange = _distance(strips, empty.columns) > level
+    strange &= ~_checker_cells(geometry, checkers, 1.1)
+    # lay the thirteen columns side by side (the bar in the middle) so a patch spans them
+    order = [*range(6), 12, *range(6, 12)]
+    wide = np.concatenate([strange[i] for i in order], axis=1).astype(np.uint8)
+    count, _labels, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
+    if count <= 1:
+        return 0.0
+    cell_area = (geometry.point_width / COLUMN_CELLS) * (geometry.height / strange.shape[1])
+    largest = float(stats[1:, cv2.CC_STAT_AREA].max()) * cell_area
+    return largest / (math.pi * geometry.radius**2)
+
+
 def read_field(
     image: Image,
     calibration: FieldCalibration,
@@ -239,7 +365,13 @@ def read_field(
     settings = settings or RingSettings()
     top = calibration.field.rectify(image)
     evidence = find_checkers(top, calibration.field, settings)
-    return _observation(evidence, calibration, settings, frame=frame, time=time)
+    observation = _observation(evidence, calibration, settings, frame=frame, time=time)
+    if calibration.empty is not None and (
+        foreign_area(top, calibration.field, calibration.empty, _all_checkers(evidence), settings)
+        >= settings.hand_area
+    ):
+        observation = replace(observation, state="occluded")
+    return observation
 
 
 def _observation(

@@ -48,6 +48,8 @@ class RingSettings:
     present: float = 0.7
     covered: float = 0.25
     square: float = 0.05
+    foreign_colour: float = 22.0
+    hand_area: float = 2.5
     layered: float = 0.95
     edge: float = 0.5
     most_row: int = 7

@@ -282,3 +282,14 @@ def test_out_as_a_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixtur
     argv = ["calibrate", str(image), "--field-corners", "200,100,1080,100,1080,620,200,620"]
     assert main([*argv, "--out", str(tmp_path)]) == 1
     assert "folder" in capsys.readouterr().err
+
+
+def test_a_hand_over_the_field_is_occluded_and_only_then() -> None:
+    verdicts: list[tuple[bool, str]] = []
+    for seed in (30, 31, 32):
+        style, calibration, rng = _white_side_style(seed)
+        for hand in (False, True):
+            scene = dataclasses.replace(random_scene(rng), hand=hand)
+            observation = read_field(render_frame(scene, style, rng).image, calibration)
+            verdicts.append((hand, observation.state))
+    assert verdicts == [(hand, "occluded" if hand else "settled") for hand, _ in verdicts]
