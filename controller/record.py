@@ -44,6 +44,7 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_by_match ON events (match_id, sequence);
 CREATE INDEX IF NOT EXISTS events_by_type ON events (type, sequence);
+CREATE INDEX IF NOT EXISTS events_by_match_type ON events (match_id, type, sequence);
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'the event log is append-only: events are never updated'); END;
 CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
@@ -381,8 +382,9 @@ class Record:
         games: dict[str, list[dict[str, Any]]] = {}
         # One query per page; the id list is a JSON array so its length needs no SQL building.
         rows = self._query(
-            "SELECT match_id, data FROM events WHERE type = 'game_won' AND match_id IN "
-            "(SELECT value FROM json_each(?)) ORDER BY sequence",
+            # CROSS JOIN keeps the page's ids as the outer loop: each id is then one index search.
+            "SELECT e.match_id, e.data FROM json_each(?) AS ids CROSS JOIN events AS e "
+            "ON e.match_id = ids.value AND e.type = 'game_won' ORDER BY e.sequence",
             (json.dumps(ids),),
         )
         for match_id, data in rows:
