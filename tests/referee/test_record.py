@@ -26,7 +26,9 @@ def test_append_commits_and_another_connection_sees_it(tmp_path: Path) -> None:
         second = record.append(Event("dice_rolled", {"player": 0, "dice": [3, 1]}, 101.0))
         assert (first, second) == (1, 2)
         other = sqlite3.connect(path)
-        rows = other.execute("SELECT sequence, match_id, type FROM events").fetchall()
+        rows = other.execute(
+            "SELECT sequence, match_id, type FROM events ORDER BY sequence"
+        ).fetchall()
         other.close()
         assert rows == [(1, "m1", "match_started"), (2, "m1", "dice_rolled")]
         mode = record._connection.execute("PRAGMA journal_mode").fetchone()[0]
