@@ -190,18 +190,27 @@ class PanelStartError(SheshbeshError, OSError):
 
 
 def serve_panel(
-    hub: Any, controls: Any, record: Any, host: str, port: int, exports: str | Path
+    hub: Any,
+    controls: Any,
+    record: Any,
+    host: str,
+    port: int,
+    exports: str | Path,
+    panel: Mapping[str, Any] | None = None,
 ) -> Any:
-    """Start the panel (waitress, in a thread) over ``record``; returns the running server.
+    """Start the panel (in a thread) over ``record``; returns the running server. ``panel`` is
+    the config's ``[panel]`` section (see :func:`web.settings.panel_settings`).
 
     Raises :class:`PanelStartError` naming the address when it cannot listen there.
     """
     from web import create_app
     from web.server import BackgroundServer
+    from web.settings import panel_settings
 
     exports_dir = Path(exports).resolve()
     exports_dir.mkdir(parents=True, exist_ok=True)
-    app = create_app({"EXPORTS_DIR": str(exports_dir)}, hub=hub, controls=controls, store=record)
+    settings = panel_settings(panel) | {"EXPORTS_DIR": str(exports_dir)}
+    app = create_app(settings, hub=hub, controls=controls, store=record)
     try:
         return BackgroundServer(app, host, port)
     except OSError as error:

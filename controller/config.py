@@ -6,6 +6,7 @@ never silently falls back to a default.
 
 from __future__ import annotations
 
+import ipaddress
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -75,8 +76,14 @@ class PanelConfig:
     enabled: bool = True
     host: str = "127.0.0.1"
     port: int = 8080
-    #: scrypt hash of the admin PIN (``sheshbesh pin`` prints one); empty disables admin
+    #: scrypt hash of the admin PIN (``sheshbesh set-pin`` writes one); empty: the PIN file's
     pin_hash: str = ""
+    #: send the session cookie over HTTPS only (set it when a proxy serves the panel on HTTPS)
+    secure_cookies: bool = False
+    #: networks never limited at the PIN (e.g. "192.168.1.0/24"; the Pi itself never is)
+    trusted_networks: str = ""
+    #: reverse proxies in front of the panel whose client address to believe (0: none)
+    proxies: int = 0
 
 
 @dataclass(frozen=True)
@@ -180,6 +187,14 @@ def _convert_type(section: str, key: str, default: Any, value: Any) -> Any:
     choices = _CHOICES.get((section, key))
     if choices and value not in choices:
         raise ConfigError(f"{where} is {value!r}; choose one of {', '.join(choices)}")
+    if (section, key) == ("panel", "trusted_networks"):
+        for network in filter(None, (part.strip() for part in value.split(","))):
+            try:
+                ipaddress.ip_network(network, strict=False)
+            except ValueError:
+                raise ConfigError(
+                    f"{where}: {network!r} is not a network (like 192.168.1.0/24)"
+                ) from None
     return value
 
 

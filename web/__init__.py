@@ -9,17 +9,26 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from web.hub import PanelHub
 from web.interfaces import Controls, MatchStore
 from web.pin import default_pin_file, read_pin_file
-from web.security import PinGuard, check_csrf, csrf_token
+from web.security import (
+    PIN_LIMITS,
+    AdminSessions,
+    PinGuard,
+    check_csrf,
+    csrf_token,
+    install_pin_limits,
+)
 from web.server import BackgroundServer, make_server, serve
 from web.services import EXTENSION, EmptyMatchStore, NoControls, PanelServices
 
@@ -52,11 +61,17 @@ def create_app(
     ``PORT`` [8080], ``HOST`` [127.0.0.1], ``PIN_HASH`` [read from ``PIN_FILE``],
     ``PIN_FILE`` [``~/.config/sheshbesh/panel-pin``], ``EXPORTS_DIR``
     [``~/.local/share/sheshbesh/exports``], ``SECRET_KEY`` [random per start], ``KEEPALIVE``
-    [15 s between keep-alive comments], ``MAX_LISTENERS`` [64 open event streams],
-    ``PIN_DELAY_BASE``/``PIN_DELAY_CAP`` [1 s doubling up to 60 s after wrong PINs],
-    ``ADMIN_SESSION_SECONDS`` [8 h]. ``clock`` times the PIN delays (tests pass a fake one).
+    [15 s between keep-alive comments], ``MAX_LISTENERS`` [open event streams],
+    ``PIN_LIMITS`` [wrong PINs one client may make: 5 a minute, 20 an hour, 50 a day, in
+    moving windows], ``TRUSTED_NETWORKS`` [none: networks whose clients are never limited; the
+    Pi itself never is], ``PROXIES`` [0: how many reverse proxies in front to believe for the
+    client's address and scheme], ``SESSION_COOKIE_SECURE`` [false: true behind HTTPS],
+    ``ADMIN_SESSION_SECONDS`` [8 h]. ``clock`` times admin sessions (tests pass a fake one).
+    :func:`web.settings.panel_settings` gathers these from the TOML file and the environment
+    for ``sheshbesh run``, ``sheshbesh demo`` and ``python -m web`` alike.
 
-    Raises :class:`web.errors.PinError` when the PIN file holds something that is not a hash.
+    Raises :class:`web.errors.PinError` when the PIN file holds something that is not a hash,
+    ``ValueError`` for a bad ``TRUSTED_NETWORKS`` entry.
     """
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(
@@ -69,9 +84,11 @@ def create_app(
         KEEPALIVE=15.0,
         SSE_RETRY_MS=2000,
         MAX_LISTENERS=64,
-        PIN_DELAY_BASE=1.0,
-        PIN_DELAY_CAP=60.0,
+        PIN_LIMITS=PIN_LIMITS,
+        TRUSTED_NETWORKS="",
+        PROXIES=0,
         ADMIN_SESSION_SECONDS=8 * 3600,
+        SESSION_COOKIE_SECURE=False,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -85,12 +102,16 @@ def create_app(
         # Sessions (admin logins) then last until the next start, which is acceptable on a Pi.
         app.config["SECRET_KEY"] = secrets.token_hex(32)
     pin_hash = app.config["PIN_HASH"] or read_pin_file(Path(app.config["PIN_FILE"]))
-    guard = PinGuard(
-        pin_hash,
-        base=float(app.config["PIN_DELAY_BASE"]),
-        cap=float(app.config["PIN_DELAY_CAP"]),
-        **({"clock": clock} if clock is not None else {}),
+    guard = PinGuard(pin_hash, base=0.0)  # no delay for all: wrong PINs are limited per client
+    app.extensions["sheshbesh_admin_sessions"] = AdminSessions(
+        float(app.config["ADMIN_SESSION_SECONDS"]), clock=clock or time.monotonic
     )
+    proxies = int(app.config["PROXIES"])
+    if proxies > 0:
+        # Behind a reverse proxy (e.g. for HTTPS): the client's address and scheme as it tells.
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+        )
     app.extensions[EXTENSION] = PanelServices(
         hub=hub if hub is not None else PanelHub(),
         controls=controls if controls is not None else NoControls(),
@@ -116,6 +137,7 @@ def create_app(
         events.bp,
     ):
         app.register_blueprint(blueprint)
+    install_pin_limits(app)
 
     @app.after_request
     def add_security_headers(response: Response) -> Response:
@@ -129,6 +151,11 @@ def create_app(
     @app.errorhandler(HTTPException)
     def handle_http_error(error: HTTPException) -> Response | tuple[str, int]:
         code = error.code or 500
+        if code == 429 and request.endpoint == "admin.login":
+            retry = error.get_response().headers.get("Retry-After") or "60"
+            message = f"Too many wrong PINs from this device: try again in {retry} s."
+            page = render_template("login.html", pin_set=True, problem=message)
+            return page, 429, {"Retry-After": retry}  # type: ignore[return-value]
         if request.path.startswith(("/api/", "/events")):
             response = jsonify(error=error.name, description=error.description, status=code)
             response.status_code = code

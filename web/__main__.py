@@ -10,9 +10,11 @@ import sys
 from collections.abc import Sequence
 
 from web import create_app, serve
+from web.errors import PinError
 from web.fakes import FakeControls, MemoryMatchStore, synthetic_frame
 from web.hub import PanelHub
 from web.pin import hash_pin
+from web.settings import panel_settings
 from web.state import example_state
 
 
@@ -35,9 +37,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pin", help="admin PIN for this run only (kept hashed in memory)")
     args = parser.parse_args(argv)
     hub = PanelHub()
-    config: dict[str, object] = {}
+    config = panel_settings()  # the environment's SHESHBESH_PANEL_* settings, as run and demo
     if args.pin:
-        config["PIN_HASH"] = hash_pin(args.pin)
+        try:
+            config["PIN_HASH"] = hash_pin(args.pin)
+        except PinError as error:
+            parser.error(f"--pin: {error}")
     controls = None
     store = None
     if args.fake:
@@ -46,7 +51,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             hub=hub, frame=synthetic_frame(), overlay=synthetic_frame(overlay=True)
         )
         store = MemoryMatchStore()
-    app = create_app(config or None, hub=hub, controls=controls, store=store)
+    try:
+        app = create_app(config, hub=hub, controls=controls, store=store)
+    except (PinError, ValueError) as error:
+        parser.error(str(error))
     print(f"panel on http://{args.host}:{args.port}/", file=sys.stderr)
     serve(app, args.host, args.port)
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable, Mapping
 
 from flask import (
@@ -21,7 +20,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from sheshbesh.errors import SheshbeshError
 from web.interfaces import MatchSettings
-from web.security import CSRF_FIELD, admin_required, csrf_token
+from web.security import ADMIN_TOKEN, admin_required, admin_sessions, csrf_token
 from web.services import services
 from web.state import POLICIES, VARIANTS
 
@@ -153,19 +152,12 @@ def login() -> BaseResponse | str | tuple[str, int, dict[str, str]]:
         return render_template("login.html", pin_set=guard.is_set)
     if not guard.is_set:
         abort(403, description="No admin PIN has been set: run `sheshbesh set-pin` on the Pi.")
-    wait = guard.wait_left()
-    if wait > 0:
-        seconds = math.ceil(wait)
-        message = f"Too many wrong PINs: try again in {seconds} s."
-        page = render_template("login.html", pin_set=True, problem=message)
-        return page, 429, {"Retry-After": str(seconds)}
     if not guard.attempt(request.form.get("pin", "")):
-        seconds = math.ceil(guard.wait_left())
-        message = f"Wrong PIN. The next try is possible in {seconds} s."
-        return render_template("login.html", pin_set=True, problem=message), 401, {}
+        return render_template("login.html", pin_set=True, problem="Wrong PIN."), 401, {}
     target = request.args.get("next", "")
+    admin_sessions().close(session.get(ADMIN_TOKEN))
     session.clear()
-    session["admin_since"] = time.time()
+    session[ADMIN_TOKEN] = admin_sessions().open()
     csrf_token()
     if not target.startswith("/admin/") or target.startswith("//"):
         target = url_for("admin.index")
@@ -174,8 +166,9 @@ def login() -> BaseResponse | str | tuple[str, int, dict[str, str]]:
 
 @bp.post("/logout")
 def logout() -> BaseResponse:
-    session.pop("admin_since", None)
-    session.pop(CSRF_FIELD, None)
+    """End the admin session on the server too: the cookie, even copied, no longer works."""
+    admin_sessions().close(session.get(ADMIN_TOKEN))
+    session.clear()
     return redirect(url_for("scoreboard.index"))
 
 

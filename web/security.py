@@ -1,18 +1,23 @@
-"""The admin PIN (checked against a hash, wrong PINs slowed down) and CSRF tokens for every form."""
+"""The admin PIN (checked against a hash, wrong PINs limited per client), admin sessions kept on
+the server, and CSRF tokens for every form."""
 
 from __future__ import annotations
 
 import functools
 import hmac
+import ipaddress
 import secrets
 import threading
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from flask import abort, current_app, redirect, request, session, url_for
+from flask import Flask, abort, current_app, redirect, request, session, url_for
+from flask_limiter import Limiter
 from werkzeug.security import check_password_hash
 
+#: Wrong PINs one client may make (Flask-Limiter's notation; moving windows, so they decay).
+PIN_LIMITS = "5 per minute;20 per hour;50 per day"
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "X-CSRF-Token"
 _UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -24,7 +29,9 @@ class PinGuard:
     """Checks PINs against a hash and refuses attempts that come too soon after wrong ones.
 
     After the n-th wrong PIN in a row the next attempt is refused for ``base * 2**(n-1)`` seconds
-    (at most ``cap``); a right PIN resets the count. Refused attempts are answered at once rather
+    (at most ``cap``); a right PIN resets the count. This delay is shared by every client, so a
+    stranger's guesses delay the owner too: the panel passes ``base=0`` and limits wrong PINs
+    per client instead (:func:`install_pin_limits`). Refused attempts are answered at once rather
     than by sleeping, so guessing never ties up the server's threads. ``clock`` is injectable so
     tests never sleep.
 
@@ -80,6 +87,120 @@ class PinGuard:
             return False
 
 
+class AdminSessions:
+    """The admin sessions open now, held on the server: logging out ends one for good (a copied
+    cookie is worth nothing after it), and a restart ends them all.
+
+    The cookie carries only a random token; the server keeps each token's expiry. At most
+    ``limit`` sessions are kept (the oldest go first), so logging in again and again cannot
+    grow the table.
+
+    >>> now = [0.0]
+    >>> sessions = AdminSessions(60, clock=lambda: now[0])
+    >>> token = sessions.open()
+    >>> sessions.is_open(token), sessions.close(token), sessions.is_open(token)
+    (True, None, False)
+    """
+
+    def __init__(
+        self, lifetime: float, *, clock: Callable[[], float] = time.monotonic, limit: int = 256
+    ) -> None:
+        self.lifetime = lifetime
+        self._clock = clock
+        self._limit = limit
+        self._expiry: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def open(self) -> str:
+        token = secrets.token_urlsafe(32)
+        with self._lock:
+            now = self._clock()
+            for old, expiry in list(self._expiry.items()):
+                if expiry <= now:
+                    del self._expiry[old]
+            while len(self._expiry) >= self._limit:
+                del self._expiry[next(iter(self._expiry))]
+            self._expiry[token] = now + self.lifetime
+        return token
+
+    def is_open(self, token: object) -> bool:
+        if not isinstance(token, str):
+            return False
+        with self._lock:
+            expiry = self._expiry.get(token)
+            return expiry is not None and self._clock() < expiry
+
+    def close(self, token: object) -> None:
+        if isinstance(token, str):
+            with self._lock:
+                self._expiry.pop(token, None)
+
+    def __len__(self) -> int:
+        return len(self._expiry)
+
+
+def client_key() -> str:
+    """Who is asking, for the PIN limits: the client's address, an IPv6 client's /64 network
+    (a phone can take any address inside its network at will)."""
+    address = request.remote_addr or ""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def _networks(value: Any) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    items = value.split(",") if isinstance(value, str) else list(value or [])
+    return [
+        ipaddress.ip_network(str(item).strip(), strict=False) for item in items if str(item).strip()
+    ]
+
+
+def is_trusted_client() -> bool:
+    """Whether the request comes from the Pi itself (its own screen) or a ``TRUSTED_NETWORKS``
+    network: such clients are never limited, so the owner can always log in.
+
+    A loopback request that carries proxy headers is a proxy speaking for someone else, not
+    the Pi's own screen, unless ``PROXIES`` says how many proxies to believe.
+    """
+    try:
+        ip = ipaddress.ip_address(request.remote_addr or "")
+    except ValueError:
+        return False
+    forwarded = "X-Forwarded-For" in request.headers or "Forwarded" in request.headers
+    if ip.is_loopback and (not forwarded or int(current_app.config["PROXIES"]) > 0):
+        return True
+    return any(ip in network for network in current_app.extensions["sheshbesh_trusted"])
+
+
+def install_pin_limits(app: Flask) -> Limiter:
+    """Limit wrong PINs per client (``PIN_LIMITS``, a moving window, so they decay with time)
+    on ``POST /admin/login``, with Flask-Limiter. Only wrong PINs count; trusted clients are
+    exempt. Raises ``ValueError`` for a bad ``TRUSTED_NETWORKS`` entry."""
+    app.extensions["sheshbesh_trusted"] = _networks(app.config["TRUSTED_NETWORKS"])
+    limiter = Limiter(
+        client_key,
+        app=app,
+        storage_uri="memory://",
+        strategy="moving-window",
+        headers_enabled=True,
+        default_limits=[],
+    )
+    view = app.view_functions["admin.login"]
+    app.view_functions["admin.login"] = limiter.limit(  # type: ignore[assignment]
+        lambda: str(app.config["PIN_LIMITS"]),
+        methods=["POST"],
+        key_func=client_key,
+        deduct_when=lambda response: response.status_code == 401,
+        exempt_when=is_trusted_client,
+        error_message="Too many wrong PINs from this device",
+    )(view)
+    return limiter
+
+
 def csrf_token() -> str:
     """This session's CSRF token (made on first use); every form carries it in a hidden field."""
     token = session.get(CSRF_FIELD)
@@ -103,13 +224,17 @@ def check_csrf() -> None:
         abort(400, description="The form's security token is missing or wrong: reload the page.")
 
 
+ADMIN_TOKEN = "admin"
+
+
+def admin_sessions() -> AdminSessions:
+    sessions: AdminSessions = current_app.extensions["sheshbesh_admin_sessions"]
+    return sessions
+
+
 def is_admin() -> bool:
-    """Whether this session has logged in with the PIN and has not expired."""
-    since = session.get("admin_since")
-    if not isinstance(since, int | float):
-        return False
-    lifetime = float(current_app.config["ADMIN_SESSION_SECONDS"])
-    return time.time() - since < lifetime
+    """Whether this session logged in with the PIN, has not logged out and has not expired."""
+    return admin_sessions().is_open(session.get(ADMIN_TOKEN))
 
 
 def admin_required(view: F) -> F:

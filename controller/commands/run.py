@@ -9,6 +9,7 @@ is reopened every few seconds; the panel shows that the camera is lost meanwhile
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import signal
 import sys
@@ -291,7 +292,13 @@ def run(args: argparse.Namespace) -> int:
         controls = LiveControls(runner, table, calibration_path)
         try:
             server = serve_panel(
-                hub, controls, record, config.panel.host, port, config.record.exports
+                hub,
+                controls,
+                record,
+                config.panel.host,
+                port,
+                config.record.exports,
+                panel=dataclasses.asdict(config.panel),
             )
         except PanelStartError as error:
             print(f"sheshbesh run: {error} ([panel] port, or --port)", file=sys.stderr)

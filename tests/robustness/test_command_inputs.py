@@ -48,6 +48,7 @@ def _files(folder: Path) -> None:
         "config-fps.toml": "[camera]\nfps = 0\n",
         "config-length.toml": "[match]\nlength = 40000\n",
         "config-players.toml": '[match]\nplayers = ["", "B"]\n',
+        "config-networks.toml": '[panel]\ntrusted_networks = "10.0.0.0/8, cafe"\n',
         "calibration-junk.json": "{not json",
         "calibration-list.json": "[1, 2, 3]",
         "settings-junk.json": "[]",
@@ -143,6 +144,7 @@ CASES: list[tuple[list[str], str]] = [
             "config-fps.toml",
             "config-length.toml",
             "config-players.toml",
+            "config-networks.toml",
         )
     ],
     *[
