@@ -49,6 +49,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--title", default="", help="the room's title on its pages")
     parser.add_argument("--log", metavar="FILE", help="log file (default: beside the mirror)")
     parser.add_argument(
+        "--pin-file",
+        metavar="FILE",
+        help="the director's PIN hash (sheshbesh set-pin --pin-file FILE); without it the "
+        "director's pages stay locked",
+    )
+    parser.add_argument(
         "--password-file",
         metavar="FILE",
         help="file whose first line is the hub's broker password (user: the URL's, else 'hub')",
@@ -79,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
     from controller.network.address import BrokerAddress, NetworkError
     from controller.network.hub import Hub
     from controller.network.mirror import Mirror
+    from web.errors import PinError
     from web.room import create_room_app
     from web.server import make_server
 
@@ -101,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
                 address.username or "hub", _first_line(args.password_file)
             )
         hub = Hub(address, mirror, room=args.room)
-        app = create_room_app(hub, {"ROOM_TITLE": args.title})
+        app = create_room_app(hub, {"ROOM_TITLE": args.title, "PIN_FILE": args.pin_file})
         try:
             server = make_server(app, args.host, args.port)
         except OSError as error:
@@ -112,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
             )
             return 2
         hub.start()
-    except NetworkError as error:
+    except (NetworkError, PinError) as error:
         print(f"sheshbesh hub: {error}", file=sys.stderr)
         return 2
     print(f"hub: http://{args.host}:{server.effective_port}/", flush=True)

@@ -246,6 +246,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         runner = Runner.resume(record, clock=lambda: now[0], lights=[lights], panels=panels)
         runner_box.append(runner)
+        room.follow_director(link, runner)
         if (
             record.current_match is None
             or runner.referee.snapshot()["match"].get("winner") is not None

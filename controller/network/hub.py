@@ -18,10 +18,11 @@ import logging
 import os
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from typing import Any
 
-from controller.network.address import BrokerAddress, check_name, make_client
+from controller.network.address import BrokerAddress, NetworkError, check_name, make_client
 from controller.network.mirror import Mirror
 from controller.network.topics import (
     Ack,
@@ -58,7 +59,9 @@ class Hub:
         self._lock = threading.Lock()
         self._asked: dict[tuple[str, str], tuple[int, float]] = {}
         self._connected = False
+        self._closing = False
         self._client: Any = None
+        self.assignments: dict[str, dict[str, Any]] = {}
         self.connections = 0
         self.malformed = 0
         self.last_error = ""
@@ -84,6 +87,7 @@ class Hub:
         client = self._client
         if client is None:
             return
+        self._closing = True
         if self.is_connected:
             info = client.publish(
                 self.topics.hub_presence, json.dumps({"online": False}), qos=1, retain=True
@@ -132,7 +136,8 @@ class Hub:
     ) -> None:
         with self._lock:
             self._connected = False
-        log.warning("hub: lost the broker (%s); retrying", reason)
+        if not self._closing:
+            log.warning("hub: lost the broker (%s); retrying", reason)
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         where = self.topics.parse_table_topic(message.topic)
@@ -198,6 +203,62 @@ class Hub:
 
     def wait_for_change(self, since: int, timeout: float) -> tuple[int, list[dict[str, Any]]]:
         return self.mirror.wait_for_change(since, timeout)
+
+    # -- the director (behind the pages' PIN) ---------------------------------------------------
+
+    def assign(self, table: str, settings: dict[str, Any]) -> str:
+        """Send ``table`` its next match; returns the assignment's id (the match's id to be).
+
+        Raises :class:`~controller.network.director.AssignmentError` for bad settings or a
+        table name, :class:`NetworkError` when the hub is not connected to the broker.
+        """
+        from controller.network.director import AssignmentError, assignment_settings
+
+        try:
+            check_name(table)
+        except ValueError as error:
+            raise AssignmentError(str(error)) from None
+        checked = assignment_settings(settings)
+        client = self._client
+        if client is None or not self.is_connected:
+            raise NetworkError("the hub is not connected to the broker; try again shortly")
+        identifier = f"{table}-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
+        command = {"action": "assign", "id": identifier, "settings": checked, "time": time.time()}
+        client.publish(self.topics.command(table), json.dumps(command), qos=1, retain=True)
+        with self._lock:
+            self.assignments[table] = command
+        return identifier
+
+    def results(self) -> list[dict[str, Any]]:
+        """Every match the hub holds, newest first (``Mirror.matches``)."""
+        return list(reversed(self.mirror.matches()))
+
+    def standings(self) -> list[dict[str, Any]]:
+        from controller.network.director import standings
+
+        return standings(self.mirror.matches())
+
+    def archive(self, day: str | None = None) -> bytes:
+        """Every match started on ``day`` (``YYYY-MM-DD``, local time; default today) as .mat
+        files in one zip archive, named ``TABLE-MATCH.mat``."""
+        from controller.matfile import MatFileError, export_mat
+        from controller.network.director import mat_archive
+
+        wanted = day or time.strftime("%Y-%m-%d")
+        files = []
+        for match in self.mirror.matches():
+            if time.strftime("%Y-%m-%d", time.localtime(match["started"])) != wanted:
+                continue
+            events = self.mirror.match_events(match["table"], match["record"], match["match"])
+            try:
+                text = export_mat(events)
+            except (MatFileError, KeyError, ValueError) as error:
+                log.warning(
+                    "hub: %s/%s cannot be exported: %s", match["table"], match["match"], error
+                )
+                continue
+            files.append((f"{match['table']}-{match['match']}.mat", text))
+        return mat_archive(files)
 
     def status(self) -> dict[str, Any]:
         return {

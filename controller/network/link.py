@@ -270,9 +270,11 @@ class TableLink:
                     reader = sqlite3.connect(self.record_path, timeout=5.0)
                 self._step(reader)
             except sqlite3.Error as error:
-                # The record is busy or not created yet: the next poll tries again.
-                self.last_error = f"cannot read the record: {error}"
-                log.warning("room: %s", self.last_error)
+                # The record is busy or not created yet: the next poll tries again (said once).
+                problem = f"cannot read the record: {error}"
+                if problem != self.last_error:
+                    log.warning("room: %s", problem)
+                self.last_error = problem
         if reader is not None:
             reader.close()
 

@@ -3,6 +3,8 @@
 The commands call :func:`add_arguments` on their parser, :func:`open_link` once the record is open
 (it returns None when the table is not in a room), add the link to the runner's panel sinks, and
 :func:`finish` at the end: a demo waits there, a bounded time, until the hub holds every event.
+``sheshbesh run`` also calls :func:`follow_director`, so the room's director can assign the table
+its next match.
 """
 
 from __future__ import annotations
@@ -75,6 +77,15 @@ def _password(network: Any) -> str | None:
         raise NetworkError(
             f"[network] password_file {network.password_file!r} cannot be read: {error.strerror}"
         ) from None
+
+
+def follow_director(link: Any, runner: Any) -> None:
+    """Let the hub's director assign this table its next match (nothing without a link)."""
+    if link is None:
+        return
+    from controller.network.director import FollowDirector
+
+    FollowDirector(runner).attach(link)
 
 
 def finish(link: Any, *, linger: float, command: str) -> None:

@@ -13,6 +13,8 @@ Pages and endpoints:
 - ``/api/tables`` — ``{"room", "tables": [{"name", "players", "length", "score", "events",
   "online", ...}]}``; ``/api/tables/NAME`` one table with its snapshot.
 - ``/events`` — server-sent events: ``event: tables`` with ``{"version", "tables": [changed]}``.
+- ``/director/`` — behind the PIN: assign a table its next match (players, length, rules), the
+  results, round robin standings, and the day's matches as .mat files in one zip archive.
 
 >>> class Empty:
 ...     def tables(self): return []
@@ -25,6 +27,7 @@ Pages and endpoints:
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -44,6 +47,9 @@ from markupsafe import Markup
 
 from web.board_svg import board_svg, dice_svg
 from web.errors import PanelStateError
+from web.pin import read_pin_file
+from web.room import director
+from web.security import PinGuard, check_csrf, csrf_token
 from web.state import check_state
 
 __all__ = ["RoomSource", "create_room_app"]
@@ -216,17 +222,50 @@ def _cube_words(table: Mapping[str, Any]) -> str:
 
 
 def create_room_app(room: RoomSource, test_config: Mapping[str, Any] | None = None) -> Flask:
-    """The room's Flask app over ``room`` (settings: ``KEEPALIVE`` [15 s], ``MAX_LISTENERS``
-    [64 open event streams], ``ROOM_TITLE`` [the room's name])."""
+    """The room's Flask app over ``room``.
+
+    Settings: ``KEEPALIVE`` [15 s], ``MAX_LISTENERS`` [64 open event streams], ``ROOM_TITLE``
+    [the room's name], ``PIN_HASH`` [read from ``PIN_FILE`` when set] for the director's pages,
+    ``SECRET_KEY`` [random per start], ``DIRECTOR_SESSION_SECONDS`` [8 h], ``PIN_DELAY_BASE`` /
+    ``PIN_DELAY_CAP`` [1 s doubling after each wrong PIN, up to 60 s].
+
+    Raises :class:`web.errors.PinError` when the PIN file holds something that is not a hash.
+    """
     app = Flask(__name__, static_folder=None)
-    app.config.from_mapping(KEEPALIVE=15.0, MAX_LISTENERS=64, ROOM_TITLE="")
+    app.config.from_mapping(
+        KEEPALIVE=15.0,
+        MAX_LISTENERS=64,
+        ROOM_TITLE="",
+        PIN_HASH=None,
+        PIN_FILE=None,
+        SECRET_KEY=None,
+        DIRECTOR_SESSION_SECONDS=8 * 3600,
+        PIN_DELAY_BASE=1.0,
+        PIN_DELAY_CAP=60.0,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_HTTPONLY=True,
+        MAX_CONTENT_LENGTH=64 * 1024,
+    )
     if test_config is not None:
         app.config.from_mapping(test_config)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = secrets.token_hex(32)
+    pin_hash = app.config["PIN_HASH"]
+    if not pin_hash and app.config["PIN_FILE"]:
+        pin_hash = read_pin_file(Path(app.config["PIN_FILE"]))
     app.extensions[EXTENSION] = room
+    app.extensions[director.GUARD] = PinGuard(
+        pin_hash,
+        base=float(app.config["PIN_DELAY_BASE"]),
+        cap=float(app.config["PIN_DELAY_CAP"]),
+    )
+    app.before_request(check_csrf)
+    app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals.update(dice_svg=dice_svg, turn_name=_turn_name, cube_words=_cube_words)
     app.register_blueprint(bp)
+    app.register_blueprint(director.bp)
 
     @app.after_request
     def add_security_headers(response: Response) -> Response:

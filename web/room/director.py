@@ -1,0 +1,164 @@
+"""The director's pages, behind the room's PIN: assign matches, results, standings, the archive.
+
+The PIN is the panel's (a werkzeug hash in ``PIN_HASH`` or the file ``PIN_FILE``; ``sheshbesh
+set-pin --pin-file FILE`` writes one); wrong PINs are slowed down as on the table's panel, and
+every form carries the session's CSRF token. The hub does the work (:class:`Director`).
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar, cast
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from werkzeug.wrappers import Response as BaseResponse
+
+from web.security import PinGuard
+
+bp = Blueprint("director", __name__, url_prefix="/director", template_folder="templates")
+
+GUARD = "sheshbesh_room_pin"
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Director(Protocol):
+    """What the director's pages ask of the hub (``controller.network.hub.Hub`` fits)."""
+
+    def assign(self, table: str, settings: dict[str, Any]) -> str:
+        """Send the table its next match; returns the assignment's id. Raises ``ValueError``
+        (or a project error) with words for the director."""
+
+    def results(self) -> list[dict[str, Any]]:
+        """Every match, newest first: table, match, players, length, score, winner, started."""
+
+    def standings(self) -> list[dict[str, Any]]:
+        """Round robin rows: player, played, won, lost, for, against."""
+
+    def archive(self, day: str | None = None) -> bytes:
+        """The day's matches as .mat files in a zip archive."""
+
+
+def _director() -> Director:
+    from web.room import EXTENSION
+
+    room = current_app.extensions[EXTENSION]
+    if not all(hasattr(room, name) for name in ("assign", "results", "standings", "archive")):
+        abort(404, description="This room has no director.")
+    return cast(Director, room)
+
+
+def _guard() -> PinGuard:
+    guard: PinGuard = current_app.extensions[GUARD]
+    return guard
+
+
+def is_director() -> bool:
+    since = session.get("director_since")
+    if not isinstance(since, int | float):
+        return False
+    return time.time() - since < float(current_app.config["DIRECTOR_SESSION_SECONDS"])
+
+
+def director_required(view: F) -> F:
+    @functools.wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if not is_director():
+            if request.method == "POST":
+                abort(403, description="Log in with the director's PIN first.")
+            return redirect(url_for("director.login"))
+        return view(*args, **kwargs)
+
+    return cast(F, wrapped)
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> str | BaseResponse:
+    guard = _guard()
+    if request.method == "POST":
+        if guard.attempt(request.form.get("pin", "")):
+            session.clear()
+            session["director_since"] = time.time()
+            return redirect(url_for("director.index"))
+        wait = guard.wait_left()
+        flash(
+            "No PIN is set: run sheshbesh set-pin."
+            if not guard.is_set
+            else f"Wrong PIN, or too soon after one: wait {wait:.0f} s."
+            if wait
+            else "Wrong PIN.",
+            "error",
+        )
+    return render_template("director_login.html", pin_set=guard.is_set)
+
+
+@bp.post("/logout")
+def logout() -> BaseResponse:
+    session.pop("director_since", None)
+    return redirect(url_for("room.index"))
+
+
+@bp.get("/")
+@director_required
+def index() -> str:
+    from web.room import _room
+
+    director = _director()
+    return render_template(
+        "director.html",
+        tables=_room().tables(),
+        results=director.results(),
+        standings=director.standings(),
+        today=time.strftime("%Y-%m-%d"),
+    )
+
+
+@bp.post("/assign")
+@director_required
+def assign() -> BaseResponse:
+    form = request.form
+    table = form.get("table", "")
+    settings = {
+        "players": [form.get("white", ""), form.get("black", "")],
+        "length": form.get("length", "7"),
+        "crawford": "crawford" in form,
+        "jacoby": "jacoby" in form,
+        "beavers": "beavers" in form,
+        "variant": form.get("variant", "backgammon"),
+        "policy": form.get("policy", "tournament"),
+    }
+    try:
+        identifier = _director().assign(table, settings)
+    except ValueError as error:
+        flash(f"{table}: {error}", "error")
+    except Exception as error:  # the hub's own errors (not connected): words for the director
+        flash(f"{table}: {error}", "error")
+    else:
+        flash(f"{table}: match {identifier} sent; it starts when the board is free.", "ok")
+    return redirect(url_for("director.index"))
+
+
+@bp.get("/archive.zip")
+@director_required
+def archive() -> Response:
+    day = request.args.get("day") or time.strftime("%Y-%m-%d")
+    if len(day) != 10 or not day.replace("-", "").isdigit():
+        abort(400, description=f"day {day!r} must be YYYY-MM-DD")
+    data = _director().archive(day)
+    return Response(
+        data,
+        mimetype="application/zip",
+        headers={"Content-Disposition": f'attachment; filename="sheshbesh-{day}.zip"'},
+    )
