@@ -31,14 +31,9 @@ from web.security import (
 )
 from web.server import BackgroundServer, make_server, serve
 from web.services import EXTENSION, EmptyMatchStore, NoControls, PanelServices
+from web.settings import CONTENT_SECURITY_POLICY
 
 __all__ = ["BackgroundServer", "create_app", "make_server", "serve"]
-
-
-CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-    "connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
-)
 
 
 def _default_exports_dir() -> str:
@@ -61,7 +56,8 @@ def create_app(
     ``PORT`` [8080], ``HOST`` [127.0.0.1], ``PIN_HASH`` [read from ``PIN_FILE``],
     ``PIN_FILE`` [``~/.config/sheshbesh/panel-pin``], ``EXPORTS_DIR``
     [``~/.local/share/sheshbesh/exports``], ``SECRET_KEY`` [random per start], ``KEEPALIVE``
-    [15 s between keep-alive comments], ``MAX_LISTENERS`` [open event streams],
+    [15 s between keep-alive comments], ``MAX_LISTENERS`` [512 open event streams in all],
+    ``MAX_LISTENERS_PER_CLIENT`` [16 from one address],
     ``PIN_LIMITS`` [wrong PINs one client may make: 5 a minute, 20 an hour, 50 a day, in
     moving windows], ``TRUSTED_NETWORKS`` [none: networks whose clients are never limited; the
     Pi itself never is], ``PROXIES`` [0: how many reverse proxies in front to believe for the
@@ -83,7 +79,8 @@ def create_app(
         SECRET_KEY=None,
         KEEPALIVE=15.0,
         SSE_RETRY_MS=2000,
-        MAX_LISTENERS=64,
+        MAX_LISTENERS=512,
+        MAX_LISTENERS_PER_CLIENT=16,
         PIN_LIMITS=PIN_LIMITS,
         TRUSTED_NETWORKS="",
         PROXIES=0,

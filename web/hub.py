@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,10 +54,27 @@ class Listener:
         self._ready = threading.Condition(threading.Lock())
         self._closed = False
         self.was_dropped = False
+        self._wake: Callable[[], None] | None = None
 
     @property
     def is_closed(self) -> bool:
         return self._closed
+
+    @property
+    def has_events(self) -> bool:
+        """Whether an event waits to be taken."""
+        with self._ready:
+            return bool(self._events)
+
+    def wake_with(self, wake: Callable[[], None]) -> None:
+        """Call ``wake`` (from the publisher's thread) whenever an event arrives or the listener
+        closes: an event loop serving the stream then waits without a thread of its own.
+        ``wake`` must be quick and must not block (e.g. ``loop.call_soon_threadsafe(...)``)."""
+        with self._ready:
+            self._wake = wake
+            ready = bool(self._events) or self._closed
+        if ready:
+            wake()
 
     def get(self, timeout: float | None = None) -> PanelEvent | None:
         """The next event, or None if none came within ``timeout`` seconds or the listener closed."""
@@ -97,7 +114,10 @@ class Listener:
                 return False
             self._events.append(event)
             self._ready.notify()
-            return True
+            wake = self._wake
+        if wake is not None:
+            wake()
+        return True
 
     def _shut(self, *, dropped: bool) -> None:
         with self._ready:
@@ -106,6 +126,9 @@ class Listener:
             self._closed = True
             self._events.clear()
             self._ready.notify_all()
+            wake = self._wake
+        if wake is not None:
+            wake()
 
 
 class PanelHub:

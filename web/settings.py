@@ -19,6 +19,12 @@ from typing import Any
 
 PREFIX = "SHESHBESH_PANEL_"
 
+#: Everything the panel needs comes from itself: it must work with no internet.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+)
+
 #: ``[panel]`` key in the TOML file -> the app's setting. Keys not listed (``enabled``, ``host``,
 #: ``port``) are the caller's: where to listen, whether to serve at all.
 TOML_KEYS: dict[str, str] = {

@@ -1,4 +1,4 @@
-"""The panel under waitress, as on the Pi: pages, the event stream, and the module doctests."""
+"""The panel on its event-driven server, as on the Pi: pages, the event stream, floods, doctests."""
 
 from __future__ import annotations
 
@@ -154,3 +154,55 @@ def test_the_panel_imports_neither_vision_nor_the_controller() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_idle_connections_never_keep_the_tv_page_waiting(served: BackgroundServer) -> None:
+    # Waitress stopped accepting at 100 connections and reaped idle ones only after 120 s.
+    idle = [socket.create_connection(("127.0.0.1", served.port), timeout=5) for _ in range(150)]
+    try:
+        with urllib.request.urlopen(served.url + "/", timeout=10) as response:
+            assert response.status == 200 and b"Ada" in response.read()
+    finally:
+        for sock in idle:
+            sock.close()
+
+
+def _open_stream(port: int, source: str) -> tuple[socket.socket, bytes]:
+    sock = socket.socket()
+    sock.settimeout(5)
+    sock.bind((source, 0))
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(b"GET /events HTTP/1.1\r\nHost: panel\r\n\r\n")
+    return sock, sock.recv(200)
+
+
+def test_one_device_cannot_take_every_event_stream(config: dict[str, Any], hub: PanelHub) -> None:
+    app = create_app(config | {"MAX_LISTENERS": 50, "MAX_LISTENERS_PER_CLIENT": 2}, hub=hub)
+    with BackgroundServer(app, "127.0.0.1", 0) as server:
+        held = [_open_stream(server.port, "127.0.0.2") for _ in range(3)]
+        assert [b" 200 " in head for _, head in held] == [True, True, False]
+        assert b"503" in held[2][1] and b"Retry-After" in held[2][1].title()
+        other, head = _open_stream(server.port, "127.0.0.3")
+        assert b" 200 " in head
+        for sock, _ in [*held, (other, head)]:
+            sock.close()
+
+
+def test_many_event_streams_take_no_threads(config: dict[str, Any], hub: PanelHub) -> None:
+    import threading
+
+    app = create_app(config | {"MAX_LISTENERS": 200, "MAX_LISTENERS_PER_CLIENT": 200}, hub=hub)
+    with BackgroundServer(app, "127.0.0.1", 0) as server:
+        before = threading.active_count()
+        streams = [_open_stream(server.port, "127.0.0.1") for _ in range(120)]
+        assert all(b" 200 " in head for _, head in streams)
+        assert threading.active_count() - before < 20
+        hub.publish(example_state())
+        for sock, _ in streams[:5]:
+            received = b""
+            while b"event: state" not in received:
+                received += sock.recv(65536)
+        with urllib.request.urlopen(server.url + "/api/state", timeout=10) as response:
+            assert response.status == 200
+        for sock, _ in streams:
+            sock.close()
