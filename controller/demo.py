@@ -7,20 +7,28 @@ panel's server, the terminal and the log file.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from controller.app import Table, results_of
-from controller.director import FAST_TIMING, Timing, direct_match
+from controller.director import (
+    FAST_TIMING,
+    DirectorError,
+    Shot,
+    Timing,
+    check_match,
+    direct_match,
+)
 from controller.events import Event
 from controller.lights import FakeLights
 from controller.matfile import MatchFile
 from controller.record import Record
 from controller.referee import ButtonPressed, MatchSettings, NewMatch
 from controller.runner import PanelSink, Runner
-from controller.vision_adapter import DemoControls, Stage, calibrated_reader
+from controller.vision_adapter import DemoControls, Image, Stage, calibrated_reader
+from vision.render import SceneError
 
 
 @dataclass
@@ -50,7 +58,12 @@ def prepare(
     match_id: str | None = None,
     settle_seconds: float = 0.4,
 ) -> DemoRun:
-    """Calibrate the demo's camera, open the referee on ``record`` and start the match."""
+    """Calibrate the demo's camera, open the referee on ``record`` and start the match.
+
+    Raises :class:`controller.director.DirectorError` (naming the game, the move and the reason)
+    when a play or cube action of ``match`` cannot be acted out, before anything is recorded.
+    """
+    check_match(match)
     stage = Stage(seed=seed)
     reader = calibrated_reader(stage, settle_seconds)
     clock = [0.0]
@@ -89,7 +102,7 @@ def play_match(
     started = time.monotonic()
     for shot in direct_match(match, pace):
         frames = max(1, round(shot.seconds * fps))
-        for image in demo.stage.frames(shot, frames):
+        for image in _frames(demo.stage, shot, frames):
             demo.clock[0] += 1.0 / fps
             demo.controls.latest = image
             demo.table.frame(image, demo.clock[0])
@@ -102,6 +115,15 @@ def play_match(
             demo.runner.resign(*shot.resign)
             demo.runner.feed(ButtonPressed("accept"))
     return demo.result()
+
+
+def _frames(stage: Stage, shot: Shot, count: int) -> Iterator[Image]:
+    """The stage's frames of ``shot``; a table the renderer cannot draw is a :class:`DirectorError`
+    naming the moment (the game and the move), not a traceback."""
+    try:
+        yield from stage.frames(shot, count)
+    except SceneError as error:
+        raise DirectorError(f"{shot.caption}: the board cannot be drawn ({error})") from error
 
 
 def write_frames(

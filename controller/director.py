@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from controller.matfile import GameRecord, MatchFile
+from controller.matfile import Action, GameRecord, MatchFile
 from controller.rules import Dice, Play, Position, game_result
 from sheshbesh.errors import SheshbeshError
 
@@ -81,6 +81,26 @@ def direct_match(match: MatchFile, timing: Timing | None = None) -> Iterator[Sho
         yield from _direct_game(game, match.players, pace)
 
 
+def check_match(match: MatchFile) -> int:
+    """Walk every shot of ``match`` without drawing any: the number of shots.
+
+    Raises :class:`DirectorError` naming the game, the move and the reason for the first entry
+    that cannot be acted out, before a single frame is drawn.
+    """
+    return sum(1 for _ in direct_match(match))
+
+
+def _where(game: int, action: Action) -> str:
+    line = f", line {action.line}" if action.line else ""
+    return f"game {game}{line}"
+
+
+def _entry(action: Action) -> str:
+    if action.kind != "play" or action.dice is None:
+        return action.kind
+    return f"{action.dice[0]}{action.dice[1]}: {action.play or '(no move)'}"
+
+
 def _cube_face(value: int) -> int:
     return 64 if value == 1 else value
 
@@ -121,7 +141,9 @@ def _direct_game(game: GameRecord, players: tuple[str, str], pace: Timing) -> It
             try:
                 play = Play.from_notation(action.play, position, dice)
             except ValueError as error:
-                raise DirectorError(f"line {action.line}: {error}") from error
+                raise DirectorError(
+                    f"{_where(number, action)}: {who}'s {_entry(action)} is no legal play ({error})"
+                ) from error
             for count in range(1, len(play.steps) + 1):
                 moved = position.apply(Play(play.steps[:count]))
                 table = table.with_position(moved)
@@ -161,7 +183,7 @@ def _direct_game(game: GameRecord, players: tuple[str, str], pace: Timing) -> It
             yield Shot(table, pace.still, False, caption, number)
         else:
             raise DirectorError(
-                f"line {action.line}: a {action.kind!r} cannot be acted out on the board"
+                f"{_where(number, action)}: a {action.kind!r} cannot be acted out on the board"
             )
     ended = bool(game.actions) and game.actions[-1].kind == "pass"
     if game.winner is not None and not ended and game_result(position) is None:

@@ -29,6 +29,14 @@ FloatArray = npt.NDArray[np.float64]
 _ANGLES = 24
 #: where along each ray from a slot's centre the profile is sampled, in checker radii
 RAY_SPANS = np.linspace(0.15, 1.2, 11)
+#: a third-layer checker is seen by its whole rim: the share of rim-like rays above which it
+#: counts (``THIRD_RIM``) and how much each ray over or under that weighs (``THIRD_WEIGHT``)
+THIRD_RIM = 0.6
+THIRD_WEIGHT = 1.0
+#: what a reading with a third layer must beat the best reading without one by
+THIRD_LAYER_COST = 0.75
+#: the highest confidence of a count that rests on checkers hidden under others
+HIDDEN_CONFIDENCE = 0.85
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,8 @@ class _Sampling:
     core_y: IntArray
     face_x: IntArray  # slot x samples: the face, inside the rim (pips, if a die lies there)
     face_y: IntArray
+    lens_x: IntArray  # slot x samples: on the face near the rim, across the stack (see lens)
+    lens_y: IntArray
 
 
 def _grid(radius: float) -> FloatArray:
@@ -61,7 +71,7 @@ def _sampling(layout: BoardLayout, scale: float) -> _Sampling:
     width, height = layout.rectified_size(scale)
     owner, layer, centres, radii = [], [], [], []
     rays_x, rays_y, side_x, side_y, core_x, core_y = [], [], [], [], [], []
-    face_x, face_y = [], []
+    face_x, face_y, lens_x, lens_y = [], [], [], []
     angles = np.linspace(0, 2 * math.pi, _ANGLES, endpoint=False)
     spans = RAY_SPANS
     for index, location in enumerate(LOCATIONS):
@@ -91,6 +101,10 @@ def _sampling(layout: BoardLayout, scale: float) -> _Sampling:
             face = _grid(0.5 * r)
             face_x.append(cx + face[:, 0])
             face_y.append(cy + face[:, 1])
+            # the side away from the shadows (they fall towards +x, +y)
+            lens = _grid(0.08 * r) - np.array([0.75 * r, 0.0])
+            lens_x.append(cx + lens[:, 0])
+            lens_y.append(cy + lens[:, 1])
 
     def clip(values: list[FloatArray], limit: int) -> IntArray:
         return np.clip(np.rint(np.array(values)), 0, limit - 1).astype(np.intp)
@@ -109,6 +123,8 @@ def _sampling(layout: BoardLayout, scale: float) -> _Sampling:
         core_y=clip(core_y, height),
         face_x=clip(face_x, width),
         face_y=clip(face_y, height),
+        lens_x=clip(lens_x, width),
+        lens_y=clip(lens_y, height),
     )
 
 
@@ -139,6 +155,14 @@ class SlotEvidence:
     owner: IntArray
     layer: IntArray
     busy: npt.NDArray[np.bool_]  # the centre is not plain: pips, or a checker's rim over it
+    colour: FloatArray  # the colour cue alone: > 0 a checker's colour beside the centre
+    shape: FloatArray  # the shape cue alone: share of rays that look like a checker's rim
+    #: the share of rays whose profile inside the rim (nothing beyond it) looks like a checker's:
+    #: a checker lying on others shows its whole rim, though not the board around it
+    inner_shape: FloatArray
+    #: the colour cue near the rim across the stack, where a second-layer checker stays in view
+    #: between the two third-layer checkers lying over its ends
+    lens: FloatArray
 
 
 def _checker_colour_is_white(
@@ -314,34 +338,24 @@ def read_slots(
     reference = _normalise(templates)
     scores = np.einsum("sak,ck->sac", normalised, reference).max(axis=2)  # slot x angle
     rim = (scores >= config.ray_match).mean(axis=1)
-    checkers, background = _references(calibration)
-    seen = top[sampling.side_y, sampling.side_x]
-    if calibration.reference is not None:
-        if gain is None:
-            gain = light_change(top, calibration.reference)
-        light = gain[sampling.side_y, sampling.side_x]
-        seen = np.clip(seen.astype(np.float32) / light[:, :, None], 0, 255).astype(np.uint8)
-    lab = _lab_pixels(seen)  # slot x sample x 3
-    if calibration.reference is not None:
-        expected = _lab_pixels(calibration.reference[sampling.side_y, sampling.side_x])
-    else:
-        labels = background_labels(calibration.layout, scale)[sampling.side_y, sampling.side_x]
-        expected = background[labels]
-    d_background = np.sqrt((((lab - expected) * _WEIGHTS) ** 2).sum(axis=2)).mean(axis=1)
-    mean = lab.mean(axis=1)
-    d_white = np.sqrt((((mean - checkers[0]) * _WEIGHTS) ** 2).sum(axis=1))
-    d_black = np.sqrt((((mean - checkers[1]) * _WEIGHTS) ** 2).sum(axis=1))
-    d_checker = np.minimum(d_white, d_black)
-    colour_score = (d_background - d_checker) / (d_background + d_checker + 1e-6)
-    # where the empty board looks like a checker, colour cannot tell them apart: trust the shape
-    board_mean = expected.mean(axis=1)
-    separation = np.minimum(
-        np.sqrt((((board_mean - checkers[0]) * _WEIGHTS) ** 2).sum(axis=1)),
-        np.sqrt((((board_mean - checkers[1]) * _WEIGHTS) ** 2).sum(axis=1)),
+    # the same inside the rim only (the first spans up to one radius)
+    inner = int(np.searchsorted(RAY_SPANS, 1.0))
+    spans = RAY_SPANS.size
+    short = profiles.reshape(*profiles.shape[:2], 3, spans)[:, :, :, :inner]
+    short_reference = _normalise(templates.reshape(2, 3, spans)[:, :, :inner].reshape(2, -1))
+    short_scores = np.einsum(
+        "sak,ck->sac", _normalise(short.reshape(*profiles.shape[:2], -1)), short_reference
+    ).max(axis=2)
+    inner_rim = (short_scores >= config.ray_match).mean(axis=1)
+    if calibration.reference is not None and gain is None:
+        gain = light_change(top, calibration.reference)
+    colour_score, whiteness = _colour_cue(
+        top, calibration, config, scale, gain, sampling.side_x, sampling.side_y
     )
-    colour_score = colour_score * np.clip(separation / config.colour_separation, 0.0, 1.0)
+    lens_score, _ = _colour_cue(
+        top, calibration, config, scale, gain, sampling.lens_x, sampling.lens_y
+    )
     score = colour_score + config.shape_weight * (rim - config.rim_fraction)
-    whiteness = (d_black - d_white) / (d_black + d_white + 1e-6)
     # the face's spread of grey levels, ignoring the two most extreme samples at each end
     core = top[sampling.face_y, sampling.face_x].astype(np.float32) @ _GREY
     core.sort(axis=1)
@@ -356,7 +370,51 @@ def read_slots(
         owner=sampling.owner,
         layer=sampling.layer,
         busy=spread > config.plain_face,
+        colour=colour_score.astype(np.float64),
+        shape=rim.astype(np.float64),
+        inner_shape=inner_rim.astype(np.float64),
+        lens=lens_score.astype(np.float64),
     )
+
+
+def _colour_cue(
+    top: Image,
+    calibration: Calibration,
+    config: ReaderConfig,
+    scale: float,
+    gain: npt.NDArray[np.float32] | None,
+    xs: IntArray,
+    ys: IntArray,
+) -> tuple[FloatArray, FloatArray]:
+    """Per slot, from its samples at (``xs``, ``ys``): how much nearer a checker colour than the
+    empty board they are (-1..1, weighed by how distinct the board is there), and how much nearer
+    white than black (-1..1)."""
+    checkers, background = _references(calibration)
+    seen = top[ys, xs]
+    if calibration.reference is not None and gain is not None:
+        light = gain[ys, xs]
+        seen = np.clip(seen.astype(np.float32) / light[:, :, None], 0, 255).astype(np.uint8)
+    lab = _lab_pixels(seen)  # slot x sample x 3
+    if calibration.reference is not None:
+        expected = _lab_pixels(calibration.reference[ys, xs])
+    else:
+        labels = background_labels(calibration.layout, scale)[ys, xs]
+        expected = background[labels]
+    d_background = np.sqrt((((lab - expected) * _WEIGHTS) ** 2).sum(axis=2)).mean(axis=1)
+    mean = lab.mean(axis=1)
+    d_white = np.sqrt((((mean - checkers[0]) * _WEIGHTS) ** 2).sum(axis=1))
+    d_black = np.sqrt((((mean - checkers[1]) * _WEIGHTS) ** 2).sum(axis=1))
+    d_checker = np.minimum(d_white, d_black)
+    colour_score = (d_background - d_checker) / (d_background + d_checker + 1e-6)
+    # where the empty board looks like a checker, colour cannot tell them apart: trust the shape
+    board_mean = expected.mean(axis=1)
+    separation = np.minimum(
+        np.sqrt((((board_mean - checkers[0]) * _WEIGHTS) ** 2).sum(axis=1)),
+        np.sqrt((((board_mean - checkers[1]) * _WEIGHTS) ** 2).sum(axis=1)),
+    )
+    colour_score = colour_score * np.clip(separation / config.colour_separation, 0.0, 1.0)
+    whiteness = (d_black - d_white) / (d_black + d_white + 1e-6)
+    return np.asarray(colour_score, np.float64), np.asarray(whiteness, np.float64)
 
 
 def _confidence(scores: FloatArray) -> float:
@@ -390,7 +448,7 @@ def count_checkers(
             continue
         slots = np.flatnonzero(evidence.owner == index)
         layers = evidence.layer[slots]
-        first, second = slots[layers == 1], slots[layers == 2]
+        first, second, third = slots[layers == 1], slots[layers == 2], slots[layers == 3]
         first_scores, second_scores = evidence.rim[first], evidence.rim[second]
         if second.size:
             # one point holds one colour: a second-layer checker unlike the row under it is doubtful
@@ -409,20 +467,88 @@ def count_checkers(
                 # no second layer seen: nothing lies over the first row to break its faces
                 first_scores = first_scores - config.die_face_penalty * evidence.busy[first]
         n_first, n_second = _best_stack(first_scores, second_scores)
-        chosen = list(first[:n_first]) + list(second[:n_second])
+        n_third, margin = 0, math.inf
+        if third.size:
+            n_first, n_second, n_third, margin = _third_layer(
+                evidence, first_scores, second_scores, (n_first, n_second), second, third
+            )
+        chosen = list(first[:n_first]) + list(second[:n_second]) + list(third[:n_third])
         present[chosen] = True
         seen = np.array(chosen, np.intp)
         white = _white_count(evidence.whiteness[seen])
         black = int(seen.size - white)
         decided = (
-            np.concatenate([first, second[: max(1, len(chosen) - first.size + 1)]])
+            np.concatenate([first, second[: max(1, n_second + 1)]])
             if n_first == first.size
             else first
         )
         confidence = _confidence(evidence.rim[decided])
+        if second.size and n_second == second.size:
+            # a full second layer hides most of the first row, a third layer most of the second:
+            # the count rests on a few rims seen whole or not, so it is never sure (the referee
+            # settles it from the fifteen checkers a side when it must)
+            confidence = min(confidence, HIDDEN_CONFIDENCE)
+        confidence = min(confidence, _confidence_of(margin))
         counts[location] = LocationCount(white, black, confidence, confidence)
     evidence = replace(evidence, present=present)
     return counts, evidence
+
+
+def _third_layer(
+    evidence: SlotEvidence,
+    first_scores: FloatArray,
+    second_scores: FloatArray,
+    choice: tuple[int, int],
+    second: IntArray,
+    third: IntArray,
+) -> tuple[int, int, int, float]:
+    """The stack's checkers per layer, third layer included: (first, second, third, margin).
+
+    ``choice`` is the best reading without a third layer (:func:`_best_stack`); it competes with
+    full rows under one to five third-layer checkers, each reading scored on the same evidence.
+    A third-layer checker lies on a first-row checker, covering half of each second-layer checker
+    beside it. From above it shows a whole rim where, under a second layer, a first-row checker
+    shows only its sides (``inner_shape``); a second-layer checker it covers loses its rim but
+    stays in view across the stack (``lens``), where without a second layer the board shows.
+    ``margin`` is how much the best reading beats the next one, in score units.
+    """
+    third_scores = THIRD_WEIGHT * (evidence.inner_shape[third] - THIRD_RIM)
+    lens = evidence.lens[second]
+
+    def value(n_first: int, n_second: int, n_third: int) -> float:
+        total = float(_prefix_gains(first_scores)[n_first])
+        for j, (score, across) in enumerate(zip(second_scores, lens, strict=True)):
+            if j >= n_second:
+                total -= float(score + across)
+            elif j < n_third:  # covered by a third-layer checker: its rim is hidden
+                total += float(across - score)
+            else:
+                total += float(score + across)
+        for k, score in enumerate(third_scores):
+            if k >= n_first:
+                continue  # an empty place says nothing of rims (the bar's edges look like one)
+            # a whole rim: a third-layer checker, or a first-row one with nothing over its ends
+            under_second = n_second >= max(k, 1)
+            whole = k < n_third or not under_second
+            total += float(score if whole else -score)
+        return total
+
+    n_first, n_second = choice
+    if n_first < first_scores.size:
+        n_second = 0
+    readings = [(n_first, n_second, 0)] + [
+        (first_scores.size, second_scores.size, n) for n in range(1, third.size + 1)
+    ]
+    # tall stacks are rare: a third layer must beat the reading without one clearly
+    values = [value(*reading) - (THIRD_LAYER_COST if reading[2] else 0.0) for reading in readings]
+    best = int(np.argmax(values))
+    ranked = sorted(values, reverse=True)
+    return (*readings[best], ranked[0] - ranked[1])
+
+
+def _confidence_of(margin: float) -> float:
+    """A confidence from how much the chosen stack beats the next best (``inf``: no rival)."""
+    return 1.0 if not math.isfinite(margin) else round(min(1.0, 0.5 + margin / 2), 4)
 
 
 #: a checker whose colour is this unsure follows the rest of its stack

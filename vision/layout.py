@@ -27,10 +27,13 @@ from vision.errors import CalibrationError
 
 FloatArray = npt.NDArray[np.float64]
 
-#: checkers in the first row of a point, then in the second layer lying in the gaps
+#: checkers in the first row of a point (or a half of the bar), then in the second layer lying in
+#: the gaps of the first, then in the third layer lying on the first row's checkers
 FIRST_ROW = 5
 SECOND_ROW = 5
-BAR_SLOTS = 5
+THIRD_ROW = 5
+#: the most checkers one location holds: all fifteen of a side
+STACK_CAPACITY = FIRST_ROW + SECOND_ROW + THIRD_ROW
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,21 +130,21 @@ class BoardLayout:
     def slots(self, location: str) -> list[tuple[int, float, float]]:
         """Centres of the places a checker can take at ``location``, in stacking order.
 
-        Each entry is (layer, x, y): on a point, five in the first row from the base, then five in the
-        second layer lying over the gaps; on the bar, up to five from the outer edge; in a tray, fifteen
-        checkers standing on edge.
+        Each entry is (layer, x, y). On a point or a half of the bar, the way players pile up a tall
+        stack: five in the first row from the base, five in the second layer lying over the gaps
+        (the fifth half over the row's end), five in the third layer lying on the first row's
+        checkers, from the base. Fifteen places in all, so any legal position fits. In a tray,
+        fifteen checkers standing on edge.
         """
         (bx, by), direction = self.stack_axis(location)
-        if location in POINT_LOCATIONS:
-            d = self.checker_diameter
+        if location in POINT_LOCATIONS or location in BAR_LOCATIONS:
+            d = self.checker_diameter if location in POINT_LOCATIONS else self.bar_checker_diameter
             first = [(1, bx, by + direction * (k + 0.5) * d) for k in range(FIRST_ROW)]
             second = [(2, bx, by + direction * (k + 1.0) * d) for k in range(SECOND_ROW)]
-            return first + second
-        if location in BAR_LOCATIONS:
-            d = self.bar_checker_diameter
-            return [(1, bx, by + direction * (k + 0.5) * d) for k in range(BAR_SLOTS)]
+            third = [(3, bx, by + direction * (k + 0.5) * d) for k in range(THIRD_ROW)]
+            return first + second + third
         pitch = self.tray_pitch
-        return [(1, bx, by + direction * (k + 0.5) * pitch) for k in range(15)]
+        return [(1, bx, by + direction * (k + 0.5) * pitch) for k in range(STACK_CAPACITY)]
 
     @property
     def tray_pitch(self) -> float:
@@ -202,4 +205,4 @@ class BoardLayout:
 
 
 CUBE_FACES: tuple[int, ...] = (2, 4, 8, 16, 32, 64)
-__all__ = ["CUBE_FACES", "CUBE_PLACES", "LOCATIONS", "BoardLayout"]
+__all__ = ["CUBE_FACES", "CUBE_PLACES", "LOCATIONS", "STACK_CAPACITY", "BoardLayout"]

@@ -443,9 +443,13 @@ def _draw_checker(
 def _draw_checkers(
     canvas: Image, scene: Scene, style: Style, rng: np.random.Generator
 ) -> list[tuple[float, float, float]]:
+    """Every checker of ``scene``: first rows, then each higher layer over all of them.
+
+    A checker of a higher layer lies on those under it, so its shadow falls further out (``lift``).
+    """
     layout = style.layout
     placed: list[tuple[float, float, float]] = []
-    later: list[tuple[float, float, float, BGR]] = []
+    later: list[tuple[int, float, float, float, BGR]] = []
     for location in LOCATIONS:
         white, black = scene.count(location)
         colours = [style.white] * white + [style.black] * black
@@ -469,10 +473,10 @@ def _draw_checkers(
             if layer == 1:
                 _draw_checker(canvas, layout, x, y, diameter, colour, 0.0)
             else:
-                later.append((x, y, diameter, colour))
+                later.append((layer, x, y, diameter, colour))
             placed.append((x, y, diameter))
-    for x, y, diameter, colour in later:
-        _draw_checker(canvas, layout, x, y, diameter, colour, 0.06)
+    for layer, x, y, diameter, colour in sorted(later, key=lambda item: item[0]):
+        _draw_checker(canvas, layout, x, y, diameter, colour, 0.06 * (layer - 1))
     return placed
 
 

@@ -4,16 +4,27 @@ from pathlib import Path
 
 import pytest
 
-from controller.director import DirectorError, Timing, direct_match, final_positions
+from controller.director import (
+    DirectorError,
+    Timing,
+    check_match,
+    direct_match,
+    final_positions,
+)
 from controller.matfile import read_mat
 from controller.rules import game_result
 from tests.shared_data import MATCHES_DIR
 
 MATCHES = sorted(MATCHES_DIR.glob("*.mat"))
 EMBEDDED = Path(__file__).resolve().parents[2] / "controller" / "data" / "demo-3pt.mat"
+#: small matches GNU Backgammon played with noisy play, chosen for their tall stacks
+TALL_MATCHES = Path(__file__).resolve().parents[1] / "data" / "tall-stacks"
+TALL = TALL_MATCHES / "gnubg-3pt-noisy-seed5023.mat"
 
 
-@pytest.fixture(params=[*MATCHES, EMBEDDED], ids=lambda p: p.name)
+@pytest.fixture(
+    params=[*MATCHES, EMBEDDED, *sorted(TALL_MATCHES.glob("*.mat"))], ids=lambda p: p.name
+)
 def match_path(request: pytest.FixtureRequest) -> Path:
     path: Path = request.param
     if not path.exists():
@@ -72,7 +83,29 @@ def test_cube_moves_to_middle_on_offer_and_to_taker_on_take() -> None:
     assert all(s.table.cube_place in ("white", "black") for s in takes + passes)
 
 
-def test_an_illegal_play_in_the_file_is_named_with_its_line() -> None:
+def test_an_illegal_play_in_the_file_is_named_with_its_game_line_and_move() -> None:
     text = " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/4 6/5\n"
-    with pytest.raises(DirectorError, match="line 5"):
+    with pytest.raises(DirectorError, match="line 5") as caught:
         list(direct_match(read_mat(text)))
+    message = str(caught.value)
+    assert message.startswith("game 1, line 5: A's 31: 8/4 6/5 is no legal play (")
+    assert "\n" not in message
+
+
+def test_a_match_is_checked_whole_before_a_frame_is_drawn() -> None:
+    good = " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5   42: 8/4 6/4\n"
+    assert check_match(read_mat(good)) > 4
+    bad = good.replace("42: 8/4 6/4", "42: 8/2 6/4")
+    with pytest.raises(DirectorError, match="game 1, line 5: B's 42: 8/2 6/4 is no legal play"):
+        check_match(read_mat(bad))
+
+
+def test_the_tallest_piles_of_real_matches_are_acted_out() -> None:
+    # a GNU Backgammon match (3 points, noisy play) that piles 12 checkers on one point and
+    # puts 6 on the bar: every shot holds at most 15 at a place, and the renderer draws them
+    match = read_mat(TALL.read_text())
+    tallest = 0
+    for shot in direct_match(match):
+        table = shot.table
+        tallest = max(tallest, *table.white[:24], *table.black[:24])
+    assert tallest >= 12

@@ -65,10 +65,39 @@ def test_bad_scenes_are_refused_with_the_reason(arguments: dict[str, object], me
         Scene(**arguments)  # type: ignore[arg-type]
 
 
-def test_a_stack_too_tall_to_draw_is_refused() -> None:
+def test_more_than_fifteen_at_one_place_is_refused() -> None:
     rng = np.random.default_rng(1)
-    with pytest.raises(SceneError, match="do not fit"):
-        render(Scene(counts={"p6": (11, 0)}), random_style(rng), rng)
+    with pytest.raises(SceneError, match="16 checkers do not fit at 'p6' \\(at most 15\\)"):
+        render(Scene(counts={"p6": (16, 0)}), random_style(rng), rng)
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [
+        {"p6": (15, 0), "p19": (0, 15)},  # the two tallest stacks, facing each other
+        {"p1": (15, 0), "p24": (0, 15)},  # in the corners, facing each other
+        {"bar-white": (15, 0), "bar-black": (0, 15)},
+        {"off-white": (15, 0), "off-black": (0, 15)},
+        {"p12": (11, 0), "p13": (0, 12), "bar-white": (4, 0), "off-black": (0, 3)},
+    ],
+)
+def test_any_legal_pile_is_drawn_and_each_checker_shows(counts: dict[str, tuple[int, int]]) -> None:
+    rng = np.random.default_rng(3)
+    style = random_style(rng, hard=False)
+    empty = render(Scene(counts={}), style, np.random.default_rng(4))
+    image = render(Scene(counts=counts), style, np.random.default_rng(4))
+    assert image.shape == (720, 1280, 3)
+    changed = (np.abs(image.astype(int) - empty.astype(int)).max(axis=2) > 40).mean()
+    assert changed > 0.01  # the checkers are there to see
+
+
+def test_a_higher_layer_lies_over_the_one_under_it() -> None:
+    layout = random_style(np.random.default_rng(0)).layout
+    slots = layout.slots("p3")
+    assert [layer for layer, _, _ in slots] == [1] * 5 + [2] * 5 + [3] * 5
+    # the third layer lies on the first row's checkers, from the base
+    assert [(x, y) for _, x, y in slots[10:]] == [(x, y) for _, x, y in slots[:5]]
+    assert len(layout.slots("bar-black")) == 15 and len(layout.slots("off-white")) == 15
 
 
 def test_dice_land_in_the_half_asked_for() -> None:
