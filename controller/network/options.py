@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 from controller.network.address import BrokerAddress, NetworkError, check_name
 
@@ -43,16 +43,16 @@ def open_link(
     """A started :class:`~controller.network.link.TableLink`, or None when no broker is set.
 
     ``network`` is the config's ``[network]`` section (``broker``, ``table``, ``room``,
-    ``username``, ``password_file``). Exits with a one-line error naming the bad value.
+    ``username``, ``password_file``). Exits (status 2) with a one-line error naming the bad value.
     """
     broker = args.broker or (network.broker if network is not None else "")
     table = args.table or (network.table if network is not None else "")
     if not broker:
         if args.table:
-            raise SystemExit(f"sheshbesh {command}: --table needs --broker URL (the room's broker)")
+            _refuse(command, "--table needs --broker URL (the room's broker)")
         return None
     if not table:
-        raise SystemExit(f"sheshbesh {command}: --broker needs --table NAME (this table's name)")
+        _refuse(command, "--broker needs --table NAME (this table's name)")
     try:
         address = BrokerAddress.from_url(broker)
         check_name(table, "table")
@@ -64,7 +64,13 @@ def open_link(
         link = TableLink(record_path, address, table, room=room)
         return link.start()
     except NetworkError as error:
-        raise SystemExit(f"sheshbesh {command}: {error}") from None
+        _refuse(command, str(error))
+
+
+def _refuse(command: str, problem: str) -> NoReturn:
+    """One line on stderr and exit status 2, as argparse does for a bad argument."""
+    print(f"sheshbesh {command}: {problem}", file=sys.stderr)
+    raise SystemExit(2)
 
 
 def _password(network: Any) -> str | None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from werkzeug.security import generate_password_hash
 
 from controller.network.hub import Hub
 from controller.network.mirror import Mirror
@@ -35,6 +36,7 @@ sync_api = pytest.importorskip(
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "room"
+PIN = "2468"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -62,7 +64,15 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Hub, S
         fill_mirror(mirror, table)
     mirror.set_presence("table-3", False, None)
     hub = Hub("mqtt://127.0.0.1:1", mirror, room="cafe")
-    app = create_room_app(hub, {"KEEPALIVE": 1.0, "ROOM_TITLE": "Café Shesh Besh"})
+    app = create_room_app(
+        hub,
+        {
+            "KEEPALIVE": 1.0,
+            "ROOM_TITLE": "Café Shesh Besh",
+            "PIN_HASH": generate_password_hash(PIN),
+            "PIN_DELAY_BASE": 0.0,
+        },
+    )
     server = make_server(app, "127.0.0.1", 0, threads=8)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -163,3 +173,25 @@ def test_table_page_and_overlay(browser: Any, room: tuple[str, Hub, SimulatedTab
     bare.goto(url + "/overlay/table-2")
     assert "wins the match" in bare.locator(".rm-overlay-last").inner_text()
     bare.screenshot(path=str(ARTIFACTS / "overlay-finished.png"), omit_background=True)
+
+
+def test_director_page_behind_the_pin(browser: Any, room: tuple[str, Hub, SimulatedTable]) -> None:
+    url, _, _ = room
+    page = _page(browser, height=900)
+    page.goto(url + "/director/")
+    assert page.url.endswith("/director/login")
+    page.fill("input[name=pin]", "0000")
+    page.click("button[type=submit]")
+    assert "Wrong PIN" in page.locator(".rm-flashes").inner_text()
+    page.fill("input[name=pin]", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_url(url + "/director/")
+    assert page.locator("table.rm-results tbody tr").count() >= 3  # three matches, one finished
+    assert "wins" in page.locator("table.rm-results").first.inner_text()
+    # The hub here has no broker: sending an assignment says so instead of pretending.
+    page.fill("input[name=white]", "Dana")
+    page.fill("input[name=black]", "Eli")
+    page.click("form.rm-assign button[type=submit]")
+    assert "not connected" in page.locator(".rm-flashes").inner_text()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "director.png"), full_page=True)
