@@ -99,3 +99,15 @@ def test_event_stream_sends_the_tables_changed_since_the_given_version(
     assert [t["name"] for t in changed["tables"]] == ["finished"]
     assert changed["tables"][0]["online"] is True
     response.close()
+
+
+def test_event_streams_beyond_the_limit_are_refused(hub: Hub) -> None:
+    client = create_room_app(hub, {"TESTING": True, "MAX_LISTENERS": 1}).test_client()
+    first = client.get("/events", buffered=False)
+    assert first.status_code == 200
+    second = client.get("/events", buffered=False)
+    assert second.status_code == 503 and second.headers["Retry-After"] == "10"
+    first.close()  # the first page goes away: its place is free again
+    third = client.get("/events", buffered=False)
+    assert third.status_code == 200
+    third.close()

@@ -107,6 +107,8 @@ def test_a_table_cannot_publish_under_another_tables_name(
         assert table.link.wait_until_acknowledged(30), table.link.last_error
         record = table.link.record
         assert record is not None
+        commands: list[dict[str, object]] = []
+        table.link.on_command = commands.append
         last = table.record.last_sequence()
         # t2 logs in with its own (valid) password and pretends to be t1: the next event of t1's
         # record (a match won), t1 going offline, and an acknowledgement asking t1 to re-send.
@@ -132,6 +134,7 @@ def test_a_table_cannot_publish_under_another_tables_name(
         assert summary["events"] == last
         assert summary["winner"] is None
         assert [e.sequence for e in hub.mirror.events("t1")] == list(range(1, last + 1))
+        assert commands == []  # only the hub may command a table
         # t1 plays on and finishes: its own record reaches the hub exactly.
         table.feed()
         assert table.link.wait_until_acknowledged(30)

@@ -28,6 +28,7 @@ Pages and endpoints:
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -55,6 +56,7 @@ from web.state import check_state
 __all__ = ["RoomSource", "create_room_app"]
 
 EXTENSION = "sheshbesh_room"
+STREAMS = "sheshbesh_room_streams"
 PANEL_STATIC = Path(__file__).resolve().parent.parent / "static"
 
 CONTENT_SECURITY_POLICY = (
@@ -184,12 +186,49 @@ def _stream(room: RoomSource, since: int, keepalive: float) -> Iterator[bytes]:
         yield f"id: {version}\nevent: tables\ndata: {data}\n\n".encode()
 
 
+class _Streams:
+    """Counts open event streams: each holds a server thread, so beyond ``MAX_LISTENERS`` new
+    ones are refused (503, retry later) and pages and the API always have threads left."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.open = 0
+
+    def enter(self, limit: int) -> bool:
+        with self._lock:
+            if self.open >= limit:
+                return False
+            self.open += 1
+            return True
+
+    def leave(self) -> None:
+        with self._lock:
+            self.open -= 1
+
+
+def _counted(streams: _Streams, chunks: Iterator[bytes]) -> Iterator[bytes]:
+    try:
+        yield from chunks
+    finally:
+        streams.leave()
+
+
 @bp.get("/events")
 def events() -> Response:
     raw = request.headers.get("Last-Event-ID") or request.args.get("since") or "0"
     since = int(raw) if raw.strip().isdigit() else 0
+    streams: _Streams = current_app.extensions[STREAMS]
+    if not streams.enter(int(current_app.config["MAX_LISTENERS"])):
+        abort(
+            Response(
+                "too many open event streams; retrying shortly\n",
+                status=503,
+                headers={"Retry-After": "10"},
+                mimetype="text/plain",
+            )
+        )
     response = Response(
-        _stream(_room(), since, float(current_app.config["KEEPALIVE"])),
+        _counted(streams, _stream(_room(), since, float(current_app.config["KEEPALIVE"]))),
         mimetype="text/event-stream",
     )
     response.headers["Cache-Control"] = "no-cache"
@@ -254,6 +293,7 @@ def create_room_app(room: RoomSource, test_config: Mapping[str, Any] | None = No
     if not pin_hash and app.config["PIN_FILE"]:
         pin_hash = read_pin_file(Path(app.config["PIN_FILE"]))
     app.extensions[EXTENSION] = room
+    app.extensions[STREAMS] = _Streams()
     app.extensions[director.GUARD] = PinGuard(
         pin_hash,
         base=float(app.config["PIN_DELAY_BASE"]),
