@@ -26,7 +26,7 @@ import binascii
 import itertools
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -183,7 +183,11 @@ def calibrate_field(
     pitch = _measure_pitch(top, geometry, find_checkers(top, geometry, settings), settings.present)
     geometry = replace(geometry, pitch=pitch)
     evidence = find_checkers(top, geometry, settings)
-    colours = learn_colours(_all_checkers(evidence))
+    found = _all_checkers(evidence)
+    # the sets are learned from the checkers that ring truest: the base of an empty point, between
+    # its triangle's sides and the frame, can ring nearly as true as a checker
+    clear = [c for c in found if c.score >= settings.clear]
+    colours = learn_colours(clear if len(clear) >= 6 else found)
     if swap:
         colours = colours.swapped()
     empty = learn_empty_board(top, geometry, _all_checkers(evidence))
@@ -269,6 +273,17 @@ class EmptyBoard:
     columns: FloatArray  # 13 x rows x COLUMN_CELLS x 3
     level: float
 
+    def colour_at(self, geometry: Field, x: float, y: float) -> FloatArray | None:
+        """The empty board's colour (Lab) at field pixel (x, y), or None off the columns."""
+        edges = [geometry.column(f"p{13 + i}")[:2] for i in range(12)] + [geometry.bar]
+        rows = self.columns.shape[1]
+        row = min(max(int(y / geometry.height * rows), 0), rows - 1)
+        for index, (left, right) in enumerate(edges):
+            if left <= x < right:
+                cell = min(int((x - left) / (right - left) * COLUMN_CELLS), COLUMN_CELLS - 1)
+                return np.asarray(self.columns[index, row, cell], np.float64)
+        return None
+
 
 def _column_strips(top: Image, geometry: Field) -> FloatArray:
     """The twelve point columns and the bar of a rectified field, each COLUMN_CELLS cells wide."""
@@ -342,6 +357,7 @@ def foreign_area(
     level = max(settings.foreign_colour, 2.0 * empty.level)
     strange = _distance(strips, empty.columns) > level
     strange &= ~_checker_cells(geometry, checkers, 1.1)
+
     # lay the thirteen columns side by side (the bar in the middle) so a patch spans them
     order = [*range(6), 12, *range(6, 12)]
     wide = np.concatenate([strange[i] for i in order], axis=1).astype(np.uint8)
@@ -349,8 +365,13 @@ def foreign_area(
     if count <= 1:
         return 0.0
     cell_area = (geometry.point_width / COLUMN_CELLS) * (geometry.height / strange.shape[1])
-    largest = float(stats[1:, cv2.CC_STAT_AREA].max()) * cell_area
-    return largest / (math.pi * geometry.radius**2)
+    # a checker that was not made out, or a stack of them, lies within one point's column; a
+    # hand reaches across several
+    wide_enough = stats[1:, cv2.CC_STAT_WIDTH] > 1.5 * COLUMN_CELLS
+    if not wide_enough.any():
+        return 0.0
+    largest = float(stats[1:, cv2.CC_STAT_AREA][wide_enough].max()) * cell_area
+    return float(largest / (math.pi * geometry.radius**2))
 
 
 def read_field(
@@ -364,14 +385,42 @@ def read_field(
     """One frame's checkers as an Observation (dice and cube are not read on this path yet)."""
     settings = settings or RingSettings()
     top = calibration.field.rectify(image)
-    evidence = find_checkers(top, calibration.field, settings)
+    evidence = find_checkers(top, calibration.field, settings, _voucher(top, calibration))
     observation = _observation(evidence, calibration, settings, frame=frame, time=time)
-    if calibration.empty is not None and (
-        foreign_area(top, calibration.field, calibration.empty, _all_checkers(evidence), settings)
-        >= settings.hand_area
-    ):
-        observation = replace(observation, state="occluded")
+    if calibration.empty is not None:
+        foreign = foreign_area(
+            top,
+            calibration.field,
+            calibration.empty,
+            _all_checkers(evidence),
+            settings,
+        )
+        observation = replace(observation, extra={**observation.extra, "foreign": foreign})
+        if foreign >= settings.hand_area:
+            observation = replace(observation, state="occluded")
     return observation
+
+
+def _voucher(top: Image, calibration: FieldCalibration) -> Callable[[float, float, float], bool]:
+    """Whether a disc's colour is nearer a checker set's than the empty board's at that place."""
+    lab = cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float64)
+    sets = np.array([calibration.colours.white, calibration.colours.black])
+    empty = calibration.empty
+
+    def vouch(x: float, y: float, radius: float) -> bool:
+        r = max(2, round(radius * 0.5))
+        xi, yi = round(x), round(y)
+        patch = lab[max(yi - r, 0) : yi + r + 1, max(xi - r, 0) : xi + r + 1].reshape(-1, 3)
+        if not patch.size:
+            return False
+        disc = np.median(patch, axis=0)
+        to_set = float(_distance(disc, sets).min())
+        board = None if empty is None else empty.colour_at(calibration.field, x, y)
+        if board is None:
+            return to_set < 0.35 * calibration.colours.separation
+        return to_set < float(_distance(disc, board))
+
+    return vouch
 
 
 def _observation(

@@ -13,7 +13,7 @@ re-fitted on every frame so a change of light does not swap them.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -47,6 +47,9 @@ class RingSettings:
 
     present: float = 0.7
     covered: float = 0.25
+    weak: float = 0.45
+    clear: float = 0.85
+    prominence: float = 0.2
     square: float = 0.05
     foreign_colour: float = 22.0
     hand_area: float = 2.5
@@ -179,6 +182,10 @@ def _best(
     return float(grid[best, 0]), float(grid[best, 1]), float(scores[best])
 
 
+#: says whether the disc at (x, y) of radius r looks like a checker rather than the board there
+Vouch = Callable[[float, float, float], bool]
+
+
 def _row(
     gradients: Gradients,
     centre_x: float,
@@ -188,72 +195,82 @@ def _row(
     limit: float,
     settings: RingSettings,
     pitch: float | None = None,
+    vouch: Vouch | None = None,
 ) -> tuple[list[Checker], float]:
     """The checkers on one point from ``base`` along ``direction``; also the best score refused.
 
-    The first checker is looked for at the base. From there a row is a grid: the first layer one
-    ``pitch`` apart, the second layer lying over the gaps, half a pitch on. A second-layer checker
-    shows its whole rim, so it must ring truer; the first-layer checker under two of them shows
-    little of its rim and needs less.
+    Checkers are looked for one after another, each about a ``pitch`` past the last. A checker
+    rings true where its rim stands out against the board, but where it touches a neighbour of
+    its own colour its rim may barely show; so a weaker ring is taken too when it stands out
+    from the places half a checker either side of it (between two checkers, a ring crosses
+    their insides), if ``vouch`` says its colour is a checker's. A checker lying over the gap between two (the second layer) shows its whole
+    rim; one under it shows little of its own.
     """
     pitch = pitch or 2 * radius
-    lateral = centre_x + radius * np.array([-0.2, 0.0, 0.2])
+    edge = settings.edge
+
+    def score(x: float, y: float) -> float:
+        return float(gradients.ring_scores(np.array([[x, y]]), radius, edge)[0])
+
+    def stands_out(x: float, y: float, ring: float, behind: float) -> bool:
+        if ring >= settings.present:
+            return True
+        if vouch is None or ring < settings.weak:
+            return False
+        beyond = score(x, y + direction * pitch / 2)
+        return ring - max(behind, beyond) >= settings.prominence and vouch(x, y, radius)
+
+    lateral = centre_x + radius * np.linspace(-0.35, 0.35, 5)
     # the checker at the base first: one lying over it must not be taken for it
-    near = base + direction * radius * np.arange(0.7, 1.45, 0.12)
-    x, y, score = _best(gradients, lateral, near, radius, settings)
-    if score < settings.present:
-        far = base + direction * radius * np.arange(1.45, 2.2, 0.12)
-        x, y, score = _best(gradients, lateral, far, radius, settings)
-        if score < settings.present:
-            return [], score
-    first = Checker(x, y, radius, score, gradients.disc_colour(x, y, radius))
-    # every half pitch from the first checker on: the first layer at whole steps, the second
-    # layer (lying over the gap between two) at half steps; each place looked for a little
-    # around where it should be, all places at once
-    places = first.y + direction * (pitch / 2) * np.arange(1, 4 * settings.most_row + 1)
-    places = places[direction * (places - limit) <= 0]
-    if not len(places):
-        return [first], 0.0
-    wobble = np.linspace(-0.16, 0.16, 5) * pitch
-    xs = first.x + radius * np.array([-0.15, 0.0, 0.15])
-    grid = np.array(
-        [(x_, at + w) for at in places for w in wobble for x_ in xs], np.float64
-    ).reshape(len(places), -1, 2)
-    scores = gradients.ring_scores(grid.reshape(-1, 2), radius, settings.edge).reshape(
-        len(places), -1
-    )
-    best = np.argmax(scores, axis=1)
-    score_at = scores[np.arange(len(places)), best]
-    centre_at = grid[np.arange(len(places)), best]
-
-    def found(index: int, layer: int) -> Checker:
-        x_, y_ = centre_at[index]
-        return Checker(
-            float(x_),
-            float(y_),
-            radius,
-            float(score_at[index]),
-            gradients.disc_colour(float(x_), float(y_), radius),
-            layer,
-        )
-
-    def layered(index: int) -> bool:
-        return 0 <= index < len(places) and score_at[index] >= settings.layered
-
-    row, over = [first], []
+    first: Checker | None = None
     refused = 0.0
-    for index in range(1, len(places), 2):  # whole steps: the first layer
-        score_here = float(score_at[index])
-        # one under a second-layer checker shows little of its rim
-        covered = layered(index - 1) or layered(index + 1)
-        if score_here < (settings.covered if covered else settings.present):
-            refused = score_here
-            if layered(index - 1):  # lying half over the row's end
-                over.append(found(index - 1, 2))
+    for start, stop in ((0.7, 1.45), (1.45, 2.2)):
+        near = base + direction * radius * np.arange(start, stop, 0.12)
+        x, y, ring = _best(gradients, lateral, near, radius, settings)
+        # no neighbour vouches for the first: it must ring true and look like a checker, unless
+        # one lies over the gap beyond it (then little of its rim shows)
+        over_it = _best(
+            gradients,
+            x + radius * np.array([-0.1, 0.0, 0.1]),
+            y + direction * pitch * np.array([0.4, 0.45, 0.5, 0.55, 0.6]),
+            radius,
+            settings,
+        )[2]
+        if over_it >= settings.layered and ring >= settings.covered:
+            first = Checker(x, y, radius, ring, gradients.disc_colour(x, y, radius))
             break
-        row.append(found(index, 1))
-        if layered(index - 1):
-            over.append(found(index - 1, 2))
+        if ring >= settings.present and (vouch is None or vouch(x, y, radius)):
+            first = Checker(x, y, radius, ring, gradients.disc_colour(x, y, radius))
+            break
+        refused = max(refused, ring)
+    if first is None:
+        return [], refused
+    row, over = [first], []
+    steps = np.arange(0.84, 1.17, 0.064)
+    while len(row) < 3 * settings.most_row:
+        last = row[-1]
+        ahead = last.y + direction * pitch * steps
+        ahead = ahead[direction * (ahead - limit) <= 0]
+        if not len(ahead):
+            break
+        xs = last.x + radius * np.linspace(-0.25, 0.25, 5)
+        x, y, ring = _best(gradients, xs, ahead, radius, settings)
+        middle_x, middle_y, gap = _best(
+            gradients,
+            (last.x + x) / 2 + radius * np.array([-0.1, 0.0, 0.1]),
+            (last.y + y) / 2 + pitch * np.linspace(-0.2, 0.2, 9),
+            radius,
+            settings,
+        )
+        layered = gap >= settings.layered
+        if layered:
+            colour = gradients.disc_colour(middle_x, middle_y, radius)
+            over.append(Checker(middle_x, middle_y, radius, gap, colour, 2))
+        if not (layered and ring >= settings.covered) and not stands_out(x, y, ring, gap):
+            refused = ring
+            break
+        row.append(Checker(x, y, radius, ring, gradients.disc_colour(x, y, radius)))
+    # a second-layer checker lies on two of the first layer, or half over the row's end
     return row + over, refused
 
 
@@ -263,9 +280,12 @@ def stack_count(row: Sequence[Checker]) -> int:
 
 
 def find_checkers(
-    top: Image, geometry: Field, settings: RingSettings | None = None
+    top: Image, geometry: Field, settings: RingSettings | None = None, vouch: Vouch | None = None
 ) -> FieldEvidence:
-    """Every checker seen on the points and the bar of a rectified field (``geometry.rectify``)."""
+    """Every checker seen on the points and the bar of a rectified field (``geometry.rectify``).
+
+    ``vouch`` (see :func:`_row`) lets a checker whose rim barely shows be taken by its colour.
+    """
     settings = settings or RingSettings()
     gradients = Gradients(top)
     evidence = FieldEvidence()
@@ -276,7 +296,7 @@ def find_checkers(
         left, right, base, direction = geometry.column(location)
         limit = middle + direction * 0.6 * radius
         row, refused = _row(
-            gradients, (left + right) / 2, base, direction, radius, limit, settings, pitch
+            gradients, (left + right) / 2, base, direction, radius, limit, settings, pitch, vouch
         )
         evidence.checkers[location] = row
         evidence.rejected[location] = refused

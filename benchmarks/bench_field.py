@@ -1,0 +1,136 @@
+"""Reading real-looking boards from their field corners: accuracy per style family, and speed.
+
+Each labelled image (``NAME.jpg`` + ``NAME.json`` with ``field_corners``, ``locations`` and
+``occluded``, as the photoreal development set writes them) is calibrated on itself with the
+labelled corners (calibration takes any position) and then read; the reading is compared with
+the labels. Frames with a hand over the field must read as occluded; their checkers are not
+scored. Locations scored: the 24 points and the bar (the trays lie outside the field and are
+inferred, so they are not a reading).
+
+    .venv/bin/python benchmarks/bench_field.py tests/data/photoreal [more folders] [--show N]
+
+Prints one table row per family (tuning families and held-out families apart) and the read time
+per frame (median and worst, one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sheshbesh.locations import POINT_LOCATIONS
+from vision.errors import VisionError
+from vision.field_board import calibrate_field, read_field
+from vision.images import load_image
+
+SCORED = (*POINT_LOCATIONS, "bar")
+
+
+def _truth(labels: dict[str, dict[str, int]]) -> dict[str, tuple[int, int]]:
+    truth = {p: (labels[p]["white"], labels[p]["black"]) for p in POINT_LOCATIONS}
+    truth["bar"] = (labels["bar-white"]["white"], labels["bar-black"]["black"])
+    return truth
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("folders", nargs="+", type=Path)
+    parser.add_argument("--show", type=int, default=0, help="print the first N misreads")
+    parser.add_argument("--split", choices=["tune", "heldout", "all"], default="all")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    rows: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    times: list[float] = []
+    shown = 0
+    for folder in args.folders:
+        for label_file in sorted(folder.glob("*.json")):
+            labels = json.loads(label_file.read_text())
+            if "field_corners" not in labels:
+                continue
+            split = labels.get("split", "tune")
+            if args.split != "all" and split != args.split:
+                continue
+            row = rows[(split, labels.get("family", "?"))]
+            image = load_image(label_file.with_name(labels["image"]))
+            corners = [tuple(c) for c in labels["field_corners"]]
+            row["frames"] += 1
+            try:
+                calibration = calibrate_field(image, corners)
+            except VisionError as error:
+                row["refused"] += 1
+                if shown < args.show:
+                    print(f"{label_file.name}: calibration refused: {error}")
+                    shown += 1
+                continue
+            start = time.perf_counter()
+            observation = read_field(image, calibration)
+            times.append(time.perf_counter() - start)
+            if labels.get("occluded"):
+                row["hands"] += 1
+                row["hands_refused"] += observation.state == "occluded"
+                continue
+            row["boards"] += 1
+            row["false_hands"] += observation.state == "occluded"
+            truth = _truth(labels["locations"])
+            seen = {
+                p: (observation.count(p, "white"), observation.count(p, "black"))
+                for p in POINT_LOCATIONS
+            }
+            seen["bar"] = (
+                observation.count("bar-white", "white"),
+                observation.count("bar-black", "black"),
+            )
+            wrong = [(p, truth[p], seen[p]) for p in SCORED if truth[p] != seen[p]]
+            row["locations"] += len(SCORED)
+            row["exact"] += len(SCORED) - len(wrong)
+            row["boards_exact"] += not wrong
+            tall = [p for p in POINT_LOCATIONS if max(truth[p]) >= 6]
+            row["tall"] += len(tall)
+            row["tall_exact"] += sum(truth[p] == seen[p] for p in tall)
+            if wrong and shown < args.show:
+                print(f"{label_file.name}: {wrong}")
+                shown += 1
+    header = (
+        f"{'split':8} {'family':22} {'frames':>6} {'refused':>7} {'locations':>13} "
+        f"{'boards':>9} {'tall (>=6)':>11} {'hands':>7} {'false hand':>10}"
+    )
+    print(header)
+    total: dict[str, int] = defaultdict(int)
+    for (split, family), row in sorted(rows.items()):
+        for key, value in row.items():
+            total[key] += value
+        print(_line(split, family, row))
+    print(_line("all", "", total))
+    if times:
+        print(
+            f"read: median {statistics.median(times) * 1000:.1f} ms, "
+            f"worst {max(times) * 1000:.1f} ms over {len(times)} frames"
+        )
+    return 0
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{100 * part / whole:5.1f}%" if whole else "    -"
+
+
+def _line(split: str, family: str, row: dict[str, int]) -> str:
+    return (
+        f"{split:8} {family:22} {row['frames']:6d} {row['refused']:7d} "
+        f"{_share(row['exact'], row['locations']):>6} {row['exact']:>3}/{row['locations']:<3} "
+        f"{_share(row['boards_exact'], row['boards']):>9} "
+        f"{_share(row['tall_exact'], row['tall']):>11} "
+        f"{row['hands_refused']:>3}/{row['hands']:<3} {row['false_hands']:>10}"
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
