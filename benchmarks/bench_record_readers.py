@@ -117,8 +117,20 @@ def main() -> None:
     parser.add_argument("--readers", type=int, default=8)
     parser.add_argument("--appends", type=int, default=400)
     parser.add_argument("--gap", type=float, default=0.02, help="seconds between appends")
+    parser.add_argument(
+        "--page-threads", type=int, default=None, help="the panel's page threads (default 8)"
+    )
+    parser.add_argument(
+        "--default-switching",
+        action="store_true",
+        help="keep Python's 5 ms thread switch interval (run sets 0.5 ms: favour_the_referee)",
+    )
     args = parser.parse_args()
+    from controller.runner import favour_the_referee
     from web import BackgroundServer, create_app
+
+    if not args.default_switching:
+        favour_the_referee()
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "record.sqlite"
@@ -130,7 +142,7 @@ def main() -> None:
             with Record(path) as record:
                 record.append(Event("match_started", {"id": "live", "players": ["A", "B"]}))
                 app = create_app({"SECRET_KEY": "bench", "EXPORTS_DIR": folder}, store=record)
-                with BackgroundServer(app, "127.0.0.1", 0) as server:
+                with BackgroundServer(app, "127.0.0.1", 0, threads=args.page_threads) as server:
                     counts: multiprocessing.Queue = multiprocessing.Queue()  # type: ignore[type-arg]
                     duration = args.appends * args.gap + 2.0
                     stop_at = time.time() + duration

@@ -21,6 +21,7 @@ not yet started).
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -163,6 +164,24 @@ class Runner:
         for item in items:
             events.extend(self.feed(item))
         return events
+
+
+#: Seconds a thread may hold the interpreter before another that waits gets it (Python's default
+#: is 0.005). See :func:`favour_the_referee`.
+REFEREE_SWITCH_INTERVAL = 0.0005
+
+
+def favour_the_referee() -> None:
+    """Hand the interpreter over sooner between threads, in a process where the referee shares
+    it with the panel's page threads.
+
+    A commit waits for its fsync outside the interpreter, then must get the interpreter back
+    before the referee can act. With pages being drawn on several threads, each hand-over can
+    cost the default 5 ms, several times over; at 0.5 ms the referee's commits stay quick while
+    the panel is busy (``benchmarks/bench_record_readers.py`` measures it), for a little more
+    switching overhead.
+    """
+    sys.setswitchinterval(REFEREE_SWITCH_INTERVAL)
 
 
 def _rebuild(record: EventLog, clock: Clock) -> Referee:

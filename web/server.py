@@ -56,8 +56,9 @@ def make_server(app: Flask, host: str, port: int, *, threads: int | None = None)
     )
 
 
-#: Flask's threads for pages and the API (the streams need none).
-PAGE_THREADS = 8
+#: Flask's threads for pages and the API (the streams need none): a Pi has four cores, and
+#: fewer threads drawing pages at once leave the referee's thread more of the interpreter.
+PAGE_THREADS = 4
 #: Seconds an idle keep-alive connection is kept after its last response.
 IDLE_SECONDS = 5
 #: Pending connections the listening socket queues while the loop is busy.

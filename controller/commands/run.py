@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
     from controller.lights import LightsError, open_buttons, open_lights
     from controller.record import Record, RecordError
     from controller.referee import ButtonPressed
-    from controller.runner import Runner
+    from controller.runner import Runner, favour_the_referee
     from controller.vision_adapter import VisionReader
     from vision.calibration import Calibration
     from vision.errors import VisionError
@@ -243,6 +243,8 @@ def run(args: argparse.Namespace) -> int:
             hub.publish(state)
 
     now = [time.time()]
+    if panel_wanted:
+        favour_the_referee()
     try:
         runner = Runner.resume(record, clock=lambda: now[0], lights=[lights], panels=panels)
         runner_box.append(runner)
