@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
     from controller.vision_adapter import VisionReader
     from vision.calibration import Calibration
     from vision.errors import VisionError
-    from vision.sources import open_source
+    from vision.sources import is_live, open_source
 
     try:
         calibration = Calibration.load(calibration_path)
@@ -313,7 +313,7 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, stop)
     frames = 0
     lost_since: float | None = None
-    live_camera = source_spec.isdigit() or source_spec.startswith("/dev/")
+    live_camera = is_live(source_spec)  # a USB or Pi camera: frames carry wall-clock time
     try:
         while not stop.requested:
             try:
