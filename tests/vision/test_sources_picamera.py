@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+import time
 import types
 from collections.abc import Callable
 from pathlib import Path
@@ -165,3 +166,40 @@ def test_open_source_and_calibrate_take_frames_from_the_pi_camera(
     calibration = tmp_path / "cal.json"
     assert main(["calibrate", "--camera", "picamera:0", "--out", str(calibration)]) == 0
     assert json.loads(calibration.read_text())["method"] == "markers"
+
+
+def test_run_takes_live_frames_from_the_pi_camera(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``sheshbesh run --camera picamera``: wall-clock times on the record's events (a live
+    camera, not a recording replayed from time 0), and a camera that stops is reopened."""
+    from controller.demo import write_frames
+    from controller.matfile import read_mat
+    from controller.record import Record
+    from vision.images import load_image
+
+    match = read_mat((Path(__file__).parents[2] / "controller/data/demo-3pt.mat").read_text())
+    calibration = write_frames(match, tmp_path / "frames", shots=slice(0, 6))
+    images = [load_image(path) for path in sorted((tmp_path / "frames").glob("*.jpg"))]
+    log: list[str] = []
+    # The first camera delivers half the frames and then fails; the second delivers the rest.
+    half = len(images) // 2
+    module = fake_picamera2(
+        [lambda: FakeCamera(images[:half], log), lambda: FakeCamera(images[half:], log)]
+    )
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    config = tmp_path / "sheshbesh.toml"
+    config.write_text(f'[record]\nlog = "{tmp_path / "run.log"}"\n[analysis]\nenabled = false\n')
+    db = tmp_path / "record.sqlite"
+    started = time.time()
+    code = main(
+        ["run", "--config", str(config), "--camera", "picamera", "--calibration", str(calibration),
+         "--db", str(db), "--no-panel", "--frames", str(len(images)), "--reconnect-seconds", "0.001"]
+    )  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    assert f"stopped after {len(images)} frames" in capsys.readouterr().out
+    assert log.count("start") == 2  # the camera was reopened after it failed
+    with Record(db) as record:
+        assert record.current_match is not None
+        times = [event.time for event in record.events(record.current_match)]
+    assert times and all(started - 1 <= moment <= time.time() + 1 for moment in times)
