@@ -148,10 +148,10 @@ else
     record root built "$(elapsed "$start")"
 fi
 cp /etc/resolv.conf "$root/etc/resolv.conf"
-for fs in proc sys; do
-    mountpoint -q "$root/$fs" || {
-        mount -t "$fs" "$fs" "$root/$fs"
-        mounts+=("$root/$fs")
+for fs in proc:proc sys:sysfs; do
+    mountpoint -q "$root/${fs%%:*}" || {
+        mount -t "${fs#*:}" "${fs#*:}" "$root/${fs%%:*}"
+        mounts+=("$root/${fs%%:*}")
     }
 done
 machine=$(in_root uname -m)
