@@ -49,6 +49,12 @@ PROGRESS = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
+        "--variant",
+        choices=("backgammon", "sheshbesh"),
+        default="backgammon",
+        help="sheshbesh: a whole Arabic Shesh Besh game, its dice seeded by --seed (no --match)",
+    )
+    parser.add_argument(
         "--match",
         metavar="FILE.mat",
         help="the match to play (default: an embedded 3-point match GNU Backgammon played)",
@@ -125,6 +131,10 @@ def _match_text(path: str | None) -> tuple[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.variant == "sheshbesh":
+        from controller.sheshbesh_demo import run_variant
+
+        return run_variant(args)
     from controller.demo import play_match, prepare  # OpenCV loads only here
 
     speed = _speed(args.speed)
