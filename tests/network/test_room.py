@@ -148,3 +148,25 @@ def test_a_new_record_under_the_same_name_is_kept_apart(tmp_path: Path) -> None:
 def _folders(tmp_path: Path) -> None:
     for name in ("a", "b"):
         (tmp_path / name).mkdir()
+
+
+def test_a_broker_with_persistence_restarted_mid_match(tmp_path: Path) -> None:
+    """The deployed broker keeps retained state across a restart (persistence true): the tables
+    and the hub pick up where they were, and still nothing is lost or doubled."""
+    state = tmp_path / "broker-state"
+    state.mkdir()
+    extra = f"persistence true\npersistence_location {state}/\n"
+    with Broker(tmp_path / "broker", extra=extra) as broker:
+        text = sorted(MATCHES_DIR.glob("*.mat"))[3].read_text()
+        with Hub(broker.url, Mirror(str(tmp_path / "hub.sqlite"))) as hub:
+            table = SimulatedTable(tmp_path, "kept", text, broker.url).start()
+            table.feed(len(table.inputs) // 3)
+            assert table.link.wait_until_acknowledged(30)
+            broker.restart(graceful=True)
+            assert any(state.iterdir()), "mosquitto saved nothing"
+            table.feed()
+            assert table.link.wait_until_acknowledged(60)
+            assert _mirror_rows(tmp_path / "hub.sqlite", "kept") == _record_rows(table.path)
+            assert hub.tables()[0]["score"] == table.expected_score()
+            assert table.link.connections >= 2 and hub.connections >= 2
+            table.close()
