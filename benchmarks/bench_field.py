@@ -3,7 +3,8 @@
 Each labelled image (``NAME.jpg`` + ``NAME.json`` with ``field_corners``, ``locations`` and
 ``occluded``, as the photoreal development set writes them) is calibrated on itself with the
 labelled corners (calibration takes any position) and then read; the reading is compared with
-the labels. Frames with a hand over the field must read as occluded; their checkers are not
+the labels. Dice: the frames whose flat dice all read right (pips as a multiset; frames with
+a cocked die are not scored). Frames with a hand over the field must read as occluded; their checkers are not
 scored. Locations scored: the 24 points and the bar (the trays lie outside the field and are
 inferred, so they are not a reading).
 
@@ -79,6 +80,10 @@ def main(argv: list[str] | None = None) -> int:
                 row["hands_refused"] += observation.state == "occluded"
                 continue
             row["boards"] += 1
+            wanted = sorted(d["pips"] for d in labels.get("dice", []) if not d.get("cocked"))
+            if wanted:
+                row["dice_frames"] += 1
+                row["dice_right"] += sorted(d.pips for d in observation.dice) == wanted
             row["false_hands"] += observation.state == "occluded"
             truth = _truth(labels["locations"])
             seen = {
@@ -101,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
                 shown += 1
     header = (
         f"{'split':8} {'family':22} {'frames':>6} {'refused':>7} {'locations':>13} "
-        f"{'boards':>9} {'tall (>=6)':>11} {'hands':>7} {'false hand':>10}"
+        f"{'boards':>9} {'tall (>=6)':>11} {'hands':>7} {'false hand':>10} {'dice':>7}"
     )
     print(header)
     total: dict[str, int] = defaultdict(int)
@@ -128,7 +133,8 @@ def _line(split: str, family: str, row: dict[str, int]) -> str:
         f"{_share(row['exact'], row['locations']):>6} {row['exact']:>3}/{row['locations']:<3} "
         f"{_share(row['boards_exact'], row['boards']):>9} "
         f"{_share(row['tall_exact'], row['tall']):>11} "
-        f"{row['hands_refused']:>3}/{row['hands']:<3} {row['false_hands']:>10}"
+        f"{row['hands_refused']:>3}/{row['hands']:<3} {row['false_hands']:>10} "
+        f"{_share(row['dice_right'], row['dice_frames']):>7}"
     )
 
 

@@ -37,12 +37,13 @@ class LiveControls(RunnerControls):
 
     def set_corners(self, corners: list[tuple[float, float]]) -> None:
         from controller.vision_adapter import VisionReader
-        from vision.calibration import calibrate
+        from vision.field_board import calibrate_field
 
         image = self.table.status.latest_frame
         if image is None:
             raise ValueError("no camera frame yet: the corners cannot be checked")
-        calibration = calibrate(image, corners=corners)
+        # the playing field's corners, on whatever position the board shows
+        calibration = calibrate_field(image, corners)
         calibration.save(self.calibration_path)
         reader = self.table.reader
         settle = reader.config.still_seconds if isinstance(reader, VisionReader) else 0.4
@@ -56,10 +57,13 @@ class LiveControls(RunnerControls):
 
     def calibration_overlay(self) -> bytes | None:
         from controller.vision_adapter import VisionReader, jpeg
-        from vision.overlay import draw_calibration
+        from vision.field_board import FieldCalibration
+        from vision.overlay import draw_calibration, draw_field
 
         image = self.table.status.latest_frame
         reader = self.table.reader
         if image is None or not isinstance(reader, VisionReader):
             return None
+        if isinstance(reader.calibration, FieldCalibration):
+            return jpeg(draw_field(image, reader.calibration))
         return jpeg(draw_calibration(image, reader.calibration))

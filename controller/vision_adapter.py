@@ -20,6 +20,7 @@ from controller.runner import Runner
 from sheshbesh.observation import Observation
 from vision.calibration import Calibration, calibrate
 from vision.config import ReaderConfig
+from vision.field_board import FieldCalibration, FieldSettleDetector, read_field
 from vision.reader import read_board
 from vision.render import DieSpec, Scene, Style, random_style, render
 from vision.settle import SettleDetector
@@ -34,10 +35,16 @@ class VisionReader:
     runs once per settled stretch and is handed back until something moves again.
     """
 
-    def __init__(self, calibration: Calibration, settle_seconds: float = 0.4) -> None:
+    def __init__(
+        self, calibration: Calibration | FieldCalibration, settle_seconds: float = 0.4
+    ) -> None:
         self.calibration = calibration
         self.config = ReaderConfig(still_seconds=settle_seconds)
-        self.detector = SettleDetector(calibration, self.config)
+        self.detector: SettleDetector | FieldSettleDetector
+        if isinstance(calibration, FieldCalibration):
+            self.detector = FieldSettleDetector(calibration, still_seconds=settle_seconds)
+        else:
+            self.detector = SettleDetector(calibration, self.config)
         self._reading: Observation | None = None
         self._frame = 0
 
@@ -48,10 +55,16 @@ class VisionReader:
             self._reading = None
             return Observation(locations={}, state=state, frame=self._frame, time=time)
         if self._reading is None:
-            self._reading = read_board(
-                image, self.calibration, self.config, frame=self._frame, time=time
-            )
+            reading = self._read(image, time)
+            if reading.state != "settled":  # a hand resting still over the field
+                return reading
+            self._reading = reading
         return replace(self._reading, frame=self._frame, time=time)
+
+    def _read(self, image: Image, time: float) -> Observation:
+        if isinstance(self.calibration, FieldCalibration):
+            return read_field(image, self.calibration, frame=self._frame, time=time)
+        return read_board(image, self.calibration, self.config, frame=self._frame, time=time)
 
 
 class Stage:

@@ -183,7 +183,7 @@ class Field:
         matrix = self.homography()
         size = (image.shape[1], image.shape[0])
         if size != tuple(self.image_size):
-            matrix = matrix @ _resize_matrix(size, self.image_size)
+            matrix = matrix @ resize_matrix(size, self.image_size)
         out = cv2.warpPerspective(image, matrix, (self.width, self.height), flags=cv2.INTER_AREA)
         return np.asarray(out, np.uint8)
 
@@ -239,7 +239,7 @@ class Field:
         return field
 
 
-def _resize_matrix(size: tuple[int, int], calibrated: tuple[int, int]) -> FloatArray:
+def resize_matrix(size: tuple[int, int], calibrated: tuple[int, int]) -> FloatArray:
     """Map pixels of a frame of ``size`` onto the calibration frame's pixels (same view, rescaled)."""
     sx, sy = calibrated[0] / size[0], calibrated[1] / size[1]
     if abs(sx - sy) > 0.02 * max(sx, sy):

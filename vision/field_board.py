@@ -36,10 +36,11 @@ import numpy as np
 import numpy.typing as npt
 
 from sheshbesh.locations import LOCATIONS, POINT_LOCATIONS
-from sheshbesh.observation import LocationCount, Observation
+from sheshbesh.observation import DieReading, FrameState, LocationCount, Observation
 from vision.calibration import Calibration
+from vision.dice import read_dice
 from vision.errors import CalibrationError
-from vision.field import Field, locate_field
+from vision.field import Field, locate_field, resize_matrix
 from vision.field_reader import (
     Checker,
     CheckerColours,
@@ -258,6 +259,8 @@ def _fit_shape(image: Image, geometry: Field, settings: RingSettings) -> Field:
 COLUMN_CELLS = 10
 #: and in cells of this many field pixels down
 CELL = 4
+#: the light on the board is allowed to change this many times down each column
+LIGHT_BANDS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,6 +324,23 @@ def _distance(a: FloatArray, b: FloatArray) -> FloatArray:
     return np.asarray(np.sqrt((difference**2).sum(axis=-1)), np.float64)
 
 
+def _relit(strips: FloatArray, columns: FloatArray, hidden: npt.NDArray[np.bool_]) -> FloatArray:
+    """``columns`` shifted, piece by piece, to the light each part of ``strips`` is in (a lamp
+    near one corner, a warmer light on one side): in each of :data:`LIGHT_BANDS` bands down each
+    column, the typical difference where nothing hides the board."""
+    out = columns.copy()
+    rows = columns.shape[1]
+    bounds = np.linspace(0, rows, LIGHT_BANDS + 1).astype(int)
+    for index in range(len(columns)):
+        for top, bottom in itertools.pairwise(bounds):
+            free = ~hidden[index, top:bottom]
+            if free.sum() < 0.2 * free.size:
+                continue
+            shift = np.median(strips[index, top:bottom][free] - columns[index, top:bottom][free], 0)
+            out[index, top:bottom] += shift
+    return out
+
+
 def learn_empty_board(top: Image, geometry: Field, checkers: Sequence[Checker]) -> EmptyBoard:
     """The empty field's picture from a frame with checkers on it (see :class:`EmptyBoard`)."""
     strips = _column_strips(top, geometry)
@@ -336,9 +356,10 @@ def learn_empty_board(top: Image, geometry: Field, checkers: Sequence[Checker]) 
     bar = np.where(hidden[12][..., None], np.nan, strips[12])
     bar_colour = np.nanmedian(bar.reshape(-1, 3), axis=0)
     columns[12] = np.where(np.isnan(bar_colour), 0.0, bar_colour)
+    columns = _relit(strips, np.nan_to_num(columns), hidden)
     seen = ~hidden
     strays = _distance(strips, columns)[seen]
-    level = float(np.percentile(strays, 95)) if strays.size else 10.0
+    level = float(np.percentile(strays, 80)) if strays.size else 10.0
     return EmptyBoard(np.nan_to_num(columns), level)
 
 
@@ -348,29 +369,32 @@ def foreign_area(
     empty: EmptyBoard,
     checkers: Sequence[Checker],
     settings: RingSettings,
+    sets: Sequence[tuple[float, float, float]],
 ) -> float:
     """The largest patch of the field that is neither the empty board nor a checker, in checker
     areas. A hand or an arm over the field is such a patch, larger than the dice and the cube."""
     strips = _column_strips(top, geometry)
     if strips.shape != empty.columns.shape:
         return 0.0
+    hidden = _checker_cells(geometry, checkers, 1.1)
+    model = _relit(strips, empty.columns, hidden)
     level = max(settings.foreign_colour, 2.0 * empty.level)
-    strange = _distance(strips, empty.columns) > level
-    strange &= ~_checker_cells(geometry, checkers, 1.1)
-
+    strange = (_distance(strips, model) > level) & ~hidden
     # lay the thirteen columns side by side (the bar in the middle) so a patch spans them
     order = [*range(6), 12, *range(6, 12)]
     wide = np.concatenate([strange[i] for i in order], axis=1).astype(np.uint8)
-    count, _labels, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
-    if count <= 1:
-        return 0.0
+    colours = np.concatenate([strips[i] for i in order], axis=1)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
     cell_area = (geometry.point_width / COLUMN_CELLS) * (geometry.height / strange.shape[1])
-    # a checker that was not made out, or a stack of them, lies within one point's column; a
-    # hand reaches across several
-    wide_enough = stats[1:, cv2.CC_STAT_WIDTH] > 1.5 * COLUMN_CELLS
-    if not wide_enough.any():
-        return 0.0
-    largest = float(stats[1:, cv2.CC_STAT_AREA][wide_enough].max()) * cell_area
+    largest = 0.0
+    for label in range(1, count):
+        # a checker that was not made out, or a stack of them, lies within one point's column
+        # and has a checker's colour; a hand reaches across columns, or is of another colour
+        across = stats[label, cv2.CC_STAT_WIDTH] > 1.5 * COLUMN_CELLS
+        colour = np.median(colours[labels == label], axis=0)
+        checker_like = float(_distance(colour, np.asarray(sets, np.float64)).min()) < level
+        if across or not checker_like:
+            largest = max(largest, float(stats[label, cv2.CC_STAT_AREA]) * cell_area)
     return float(largest / (math.pi * geometry.radius**2))
 
 
@@ -387,6 +411,7 @@ def read_field(
     top = calibration.field.rectify(image)
     evidence = find_checkers(top, calibration.field, settings, _voucher(top, calibration))
     observation = _observation(evidence, calibration, settings, frame=frame, time=time)
+    observation = replace(observation, dice=field_dice(top, calibration.field, evidence))
     if calibration.empty is not None:
         foreign = foreign_area(
             top,
@@ -394,11 +419,31 @@ def read_field(
             calibration.empty,
             _all_checkers(evidence),
             settings,
+            (calibration.colours.white, calibration.colours.black),
         )
         observation = replace(observation, extra={**observation.extra, "foreign": foreign})
         if foreign >= settings.hand_area:
             observation = replace(observation, state="occluded")
     return observation
+
+
+def field_dice(top: Image, geometry: Field, evidence: FieldEvidence) -> tuple[DieReading, ...]:
+    """The dice on the field (away from the checkers), boxes in camera pixels, each with the half
+    of the board (``left`` or ``right`` of the bar, from White's seat) it lies in."""
+    mask = np.full(top.shape[:2], 255, np.uint8)
+    for c in _all_checkers(evidence):
+        cv2.circle(mask, (round(c.x), round(c.y)), round(c.radius * 1.08), 0, -1)
+    readings = []
+    bar_middle = (geometry.bar[0] + geometry.bar[1]) / 2
+    for die in read_dice(top, mask=mask):
+        x, y, w, h = die.box
+        corners = np.array([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], np.float64)
+        seen = geometry.to_camera(corners)
+        (x0, y0), (x1, y1) = seen.min(axis=0), seen.max(axis=0)
+        box = (int(x0), int(y0), math.ceil(x1 - x0), math.ceil(y1 - y0))
+        half = "left" if x + w / 2 < bar_middle else "right"
+        readings.append(replace(die, box=box, half=half))
+    return tuple(readings)
 
 
 def _voucher(top: Image, calibration: FieldCalibration) -> Callable[[float, float, float], bool]:
@@ -416,9 +461,11 @@ def _voucher(top: Image, calibration: FieldCalibration) -> Callable[[float, floa
         disc = np.median(patch, axis=0)
         to_set = float(_distance(disc, sets).min())
         board = None if empty is None else empty.colour_at(calibration.field, x, y)
-        if board is None:
+        if board is None or empty is None:
             return to_set < 0.35 * calibration.colours.separation
-        return to_set < float(_distance(disc, board))
+        to_board = float(_distance(disc, board))
+        # something other than the bare board lies there, and it is nearer a checker than it
+        return to_board > 10.0 and to_set < to_board
 
     return vouch
 
@@ -485,3 +532,61 @@ def synthetic_field_corners(
     units = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float64).reshape(-1, 1, 2)
     camera = cv2.perspectiveTransform(units, np.asarray(homography, np.float64)).reshape(-1, 2)
     return [(float(x), float(y)) for x, y in camera]
+
+
+#: width in pixels of the small rectified view settle detection works on
+SETTLE_WIDTH = 160
+#: share of the field's size looked at around it, where hands come in from
+SETTLE_MARGIN = 0.08
+
+
+@dataclass
+class FieldSettleDetector:
+    """Feed it frames with their times; it says ``settled`` or ``moving`` (see
+    :class:`vision.settle.SettleDetector`), on the field and a margin around it. Whether a hand
+    lies over a settled field is :func:`read_field`'s to say.
+    """
+
+    calibration: FieldCalibration
+    still_seconds: float = 0.6
+    motion_level: float = 30.0
+    motion_fraction: float = 0.002
+
+    def __post_init__(self) -> None:
+        field = self.calibration.field
+        scale = SETTLE_WIDTH / field.width
+        margin = SETTLE_MARGIN * SETTLE_WIDTH
+        to_small = np.array([[scale, 0, margin], [0, scale, margin], [0, 0, 1.0]])
+        self._matrix = to_small @ field.homography()
+        self._size = (
+            round(SETTLE_WIDTH + 2 * margin),
+            round(field.height * scale + 2 * margin),
+        )
+        self._previous: npt.NDArray[np.float32] | None = None
+        self._still_since: float | None = None
+        self.state: FrameState = "moving"
+
+    def update(self, image: Image, time: float) -> FrameState:
+        """The state after the frame ``image`` taken at ``time`` (seconds, any origin)."""
+        image = check_image(image)
+        field = self.calibration.field
+        matrix = self._matrix
+        size = (image.shape[1], image.shape[0])
+        if size != tuple(field.image_size):
+            matrix = matrix @ resize_matrix(size, field.image_size)
+        small = cv2.warpPerspective(image, matrix, self._size, flags=cv2.INTER_AREA)
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        moved = self._previous is None or (
+            float((np.abs(grey - self._previous) > self.motion_level).mean()) > self.motion_fraction
+        )
+        self._previous = grey
+        if moved or self._still_since is None:
+            self._still_since = time
+        still = self._still_since is not None and time - self._still_since >= self.still_seconds
+        self.state = "settled" if still else "moving"
+        return self.state
+
+    def reset(self) -> None:
+        self._previous = None
+        self._still_since = None
+        self.state = "moving"

@@ -154,12 +154,12 @@ def run(args: argparse.Namespace) -> int:
     from controller.referee import ButtonPressed
     from controller.runner import Runner, favour_the_referee
     from controller.vision_adapter import VisionReader
-    from vision.calibration import Calibration
     from vision.errors import VisionError
+    from vision.field_board import load_calibration
     from vision.sources import is_live, open_source
 
     try:
-        calibration = Calibration.load(calibration_path)
+        calibration = load_calibration(calibration_path)
     except (VisionError, OSError, ValueError) as error:
         print(
             f"sheshbesh run: {error}\n"
