@@ -111,7 +111,11 @@ def _save(calibration: Calibration | FieldCalibration, path: str) -> None:
 def _write_overlay(path: str, image: Image) -> None:
     import cv2
 
-    if not cv2.imwrite(path, image):
+    try:
+        written = cv2.imwrite(path, image)
+    except cv2.error:  # a folder, or a name without an image type
+        written = False
+    if not written:
         raise OSError(f"overlay {path!r} could not be written (unknown image type or folder)")
 
 

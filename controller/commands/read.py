@@ -75,7 +75,11 @@ def run(args: argparse.Namespace) -> int:
         if args.overlay:
             import cv2
 
-            if not cv2.imwrite(args.overlay, drawn):
+            try:
+                written = cv2.imwrite(args.overlay, drawn)
+            except cv2.error:  # a folder, or a name without an image type
+                written = False
+            if not written:
                 print(f"error: overlay {args.overlay!r} could not be written", file=sys.stderr)
                 return 1
         print(observation.to_json())

@@ -293,3 +293,17 @@ def test_a_hand_over_the_field_is_occluded_and_only_then() -> None:
             observation = read_field(render_frame(scene, style, rng).image, calibration)
             verdicts.append((hand, observation.state))
     assert verdicts == [(hand, "occluded" if hand else "settled") for hand, _ in verdicts]
+
+
+def test_overlay_that_cannot_be_written_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    style, calibration, rng = _white_side_style(5)
+    image, cal = tmp_path / "start.png", tmp_path / "cal.json"
+    cv2.imwrite(str(image), render_frame(Scene.starting(), style, rng).image)
+    calibration.save(cal)
+    for overlay in (tmp_path, tmp_path / "no-type"):
+        argv = ["read", str(image), "--calibration", str(cal), "--overlay", str(overlay)]
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert "overlay" in err and "Traceback" not in err
