@@ -227,8 +227,8 @@ def _row(
     for start, stop in ((0.7, 1.45), (1.45, 2.2)):
         near = base + direction * radius * np.arange(start, stop, 0.12)
         x, y, ring = _best(gradients, lateral, near, radius, settings)
-        # no neighbour vouches for the first: it must ring true and look like a checker, unless
-        # one lies over the gap beyond it (then little of its rim shows)
+        # no neighbour vouches for the first: it must ring clearly true, or ring true and look
+        # like a checker, or have one lying over the gap beyond it (then little of its rim shows)
         over_it = _best(
             gradients,
             x + radius * np.array([-0.1, 0.0, 0.1]),
@@ -239,7 +239,9 @@ def _row(
         if over_it >= settings.layered and ring >= settings.covered:
             first = Checker(x, y, radius, ring, gradients.disc_colour(x, y, radius))
             break
-        if ring >= settings.present and (vouch is None or vouch(x, y, radius)):
+        if ring >= settings.clear or (
+            ring >= settings.present and (vouch is None or vouch(x, y, radius))
+        ):
             first = Checker(x, y, radius, ring, gradients.disc_colour(x, y, radius))
             break
         refused = max(refused, ring)
@@ -413,15 +415,18 @@ def classify(
     """For each checker, whether it is White and how sure (0.5..1), refitting the sets to this frame."""
     if not checkers:
         return [], []
-    samples = np.array([c.lab for c in checkers], np.float64)
-    white, black = np.array(colours.white), np.array(colours.black)
+    # lightness counts half: a lamp or a glare lightens a dark checker more than it turns its hue
+    weights = np.array([0.5, 1.0, 1.0])
+    samples = np.array([c.lab for c in checkers], np.float64) * weights
+    white, black = np.array(colours.white) * weights, np.array(colours.black) * weights
+    separation = float(np.linalg.norm(white - black))
     refit_white, refit_black, is_white = _two_means(samples, (white, black))
     # keep the refit only when it stays near the learned sets (light changed, sets did not swap)
     if (
         is_white.any()
         and not is_white.all()
-        and np.linalg.norm(refit_white - white) < 0.6 * colours.separation
-        and np.linalg.norm(refit_black - black) < 0.6 * colours.separation
+        and np.linalg.norm(refit_white - white) < 0.6 * separation
+        and np.linalg.norm(refit_black - black) < 0.6 * separation
     ):
         white, black = refit_white, refit_black
     to_white = np.linalg.norm(samples - white, axis=1)
