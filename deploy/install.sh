@@ -350,9 +350,17 @@ fi
 
 if ((system)); then
     say "services"
-    run udevadm control --reload-rules
-    run udevadm trigger --action=add --subsystem-match=tty
-    run systemctl daemon-reload
+    # Without a running udev or systemd (a chroot, an image being prepared) there is nothing to
+    # reload: the rule and the units take effect at the next boot.
+    if ((dry_run)) || [[ -S /run/udev/control ]]; then
+        run udevadm control --reload-rules
+        run udevadm trigger --action=add --subsystem-match=tty
+    else
+        note "udev is not running here (a chroot?): the LED controller's rule applies at the next boot"
+    fi
+    if ((dry_run)) || [[ -d /run/systemd/system ]]; then
+        run systemctl daemon-reload
+    fi
     services=(sheshbesh.service)
     ((kiosk)) && services+=(sheshbesh-kiosk.service)
     run systemctl enable "${services[@]}"

@@ -16,8 +16,8 @@
 # are reported absent, and the USB camera, the serial LED controller and the fakes remain.
 #
 #   sudo scripts/arm64-check.sh                 # build, check, remove the root (~20 min)
-#   sudo scripts/arm64-check.sh --keep          # keep the root for a rerun with --reuse
-#   sudo scripts/arm64-check.sh --reuse         # reuse a kept root (skips mmdebstrap)
+#   sudo scripts/arm64-check.sh --keep          # keep the fresh root's tarball for --reuse
+#   sudo scripts/arm64-check.sh --reuse         # start again from that tarball (no mmdebstrap)
 #   sudo scripts/arm64-check.sh --tests 'tests/rules -m "not slow"'   # other tests
 set -euo pipefail
 
@@ -25,9 +25,10 @@ usage() {
     cat <<'EOF'
 Usage: sudo scripts/arm64-check.sh [--root DIR] [--keep] [--reuse] [--tests ARGS] [--no-demo]
 
-  --root DIR    where the arm64 root is built (default /var/tmp/sheshbesh-arm64)
-  --keep        leave the root in place afterwards
-  --reuse       use the root already at DIR (built by an earlier --keep run)
+  --root DIR    where the arm64 root is unpacked (default /var/tmp/sheshbesh-arm64); the fresh
+                root's tarball is DIR.tar
+  --keep        keep DIR.tar (and DIR as the check left it) afterwards
+  --reuse       start from DIR.tar, kept by an earlier --keep run, instead of mmdebstrap
   --tests ARGS  pytest arguments for the test step (default: a fast set, see FAST_TESTS)
   --no-demo     skip the demo (about 7 minutes emulated)
   -h, --help    show this help
@@ -104,6 +105,7 @@ cleanup() {
     if ((!keep)) && [[ -d $root ]] && ! findmnt -rno TARGET | grep -q "^$root/"; then
         # --one-file-system: never descend into anything still mounted under the root.
         rm -rf --one-file-system "$root"
+        rm -f "$root.tar"
     fi
 }
 trap cleanup EXIT
@@ -136,17 +138,25 @@ record host ok "$(elapsed "$start")"
 # --- the arm64 root ------------------------------------------------------------------------------
 start=$(now)
 if ((reuse)); then
-    [[ -x $root/usr/bin/python3 ]] || die "--reuse: no arm64 root at $root (run with --keep first)"
-    record root reused "$(elapsed "$start")"
+    [[ -f $root.tar ]] || die "--reuse: no $root.tar (run once with --keep first)"
+    how=reused
 else
-    [[ ! -e $root ]] || die "$root exists: remove it, or pass --reuse to use it"
+    [[ ! -e $root.tar ]] || die "$root.tar exists: remove it, or pass --reuse to start from it"
     # Raspberry Pi OS Lite brings python3, systemd and udev; git is the README's first step.
     # python3-venv is left out: install.sh must add it.
     mmdebstrap --arch=arm64 --variant=apt --quiet \
         --include=python3,ca-certificates,git,passwd,systemd,udev \
-        bookworm "$root" http://deb.debian.org/debian
-    record root built "$(elapsed "$start")"
+        bookworm "$root.tar" http://deb.debian.org/debian
+    how=built
 fi
+# Every check starts from the untouched root, so a rerun is a first install again.
+if [[ -e $root ]]; then
+    ! findmnt -rno TARGET | grep -q "^$root/" || die "something is still mounted under $root"
+    rm -rf --one-file-system "$root"
+fi
+mkdir -p "$root"
+tar -C "$root" -xf "$root.tar"
+record root "$how" "$(elapsed "$start")"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 for fs in proc:proc sys:sysfs; do
     mountpoint -q "$root/${fs%%:*}" || {
@@ -154,6 +164,15 @@ for fs in proc:proc sys:sysfs; do
         mounts+=("$root/${fs%%:*}")
     }
 done
+# Certificate authorities added on this host (a proxy's, say) are trusted inside too, so that pip
+# reaches the same servers from the root as from here.
+shopt -s nullglob
+local_cas=(/usr/local/share/ca-certificates/*.crt)
+shopt -u nullglob
+if ((${#local_cas[@]})); then
+    cp "${local_cas[@]}" "$root/usr/local/share/ca-certificates/"
+    in_root update-ca-certificates >/dev/null 2>&1 || die "update-ca-certificates failed in $root"
+fi
 machine=$(in_root uname -m)
 python=$(in_root python3 --version)
 [[ $machine == aarch64 ]] || die "the root reports $machine, not aarch64"
