@@ -155,7 +155,7 @@ if [[ -e $root ]]; then
     rm -rf --one-file-system "$root"
 fi
 mkdir -p "$root"
-tar -C "$root" -xf "$root.tar"
+tar -C "$root" --numeric-owner -xf "$root.tar"
 record root "$how" "$(elapsed "$start")"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 for fs in proc:proc sys:sysfs; do
