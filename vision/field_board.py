@@ -369,7 +369,6 @@ def foreign_area(
     empty: EmptyBoard,
     checkers: Sequence[Checker],
     settings: RingSettings,
-    sets: Sequence[tuple[float, float, float]],
 ) -> float:
     """The largest patch of the field that is neither the empty board nor a checker, in checker
     areas. A hand or an arm over the field is such a patch, larger than the dice and the cube."""
@@ -380,20 +379,21 @@ def foreign_area(
     model = _relit(strips, empty.columns, hidden)
     level = max(settings.foreign_colour, 2.0 * empty.level)
     strange = (_distance(strips, model) > level) & ~hidden
+    # a column's sides (where the points' edges and the bar's lie, a pixel off from one frame or
+    # board to the next) and the bar itself (its edges, the cube) say nothing of hands
+    strange[:, :, 0] = strange[:, :, -1] = False
+    strange[12] = False
     # lay the thirteen columns side by side (the bar in the middle) so a patch spans them
     order = [*range(6), 12, *range(6, 12)]
     wide = np.concatenate([strange[i] for i in order], axis=1).astype(np.uint8)
-    colours = np.concatenate([strips[i] for i in order], axis=1)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
+    wide = cv2.dilate(wide, np.ones((1, 5), np.uint8))  # bridge the sides left out
+    count, _labels, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
     cell_area = (geometry.point_width / COLUMN_CELLS) * (geometry.height / strange.shape[1])
     largest = 0.0
     for label in range(1, count):
-        # a checker that was not made out, or a stack of them, lies within one point's column
-        # and has a checker's colour; a hand reaches across columns, or is of another colour
-        across = stats[label, cv2.CC_STAT_WIDTH] > 1.5 * COLUMN_CELLS
-        colour = np.median(colours[labels == label], axis=0)
-        checker_like = float(_distance(colour, np.asarray(sets, np.float64)).min()) < level
-        if across or not checker_like:
+        # a checker that was not made out, or a stack of them (leaning in the view, with its
+        # shadow), lies within about one point's column; a hand reaches across several
+        if stats[label, cv2.CC_STAT_WIDTH] > settings.hand_columns * COLUMN_CELLS:
             largest = max(largest, float(stats[label, cv2.CC_STAT_AREA]) * cell_area)
     return float(largest / (math.pi * geometry.radius**2))
 
@@ -419,7 +419,6 @@ def read_field(
             calibration.empty,
             _all_checkers(evidence),
             settings,
-            (calibration.colours.white, calibration.colours.black),
         )
         observation = replace(observation, extra={**observation.extra, "foreign": foreign})
         if foreign >= settings.hand_area:

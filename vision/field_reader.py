@@ -51,8 +51,9 @@ class RingSettings:
     clear: float = 0.85
     prominence: float = 0.2
     square: float = 0.05
-    foreign_colour: float = 22.0
-    hand_area: float = 2.5
+    foreign_colour: float = 12.0
+    hand_area: float = 7.0
+    hand_columns: float = 2.0
     layered: float = 0.95
     edge: float = 0.5
     most_row: int = 7
