@@ -13,8 +13,9 @@ board it lies in; a board where more dice are read than lie there has a phantom 
 Tall stacks are reported apart (``tall_stacks``): on each of ``--tall`` boards (their own style,
 pose and light, as above) one side piles 11 to 15 checkers on one point or on the bar, the rest
 of both sides elsewhere; the figures are the share of those tall stacks read exactly (also by
-height), the share of whole boards read exactly, and the mean confidence vision gave the tall
-stacks it read right and wrong.
+height), the share the referee's reading of the board gets right (it settles a count vision was
+unsure of from the fifteen checkers a side), the share of whole boards read exactly, and the mean
+confidence vision gave the tall stacks it read right and wrong.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from controller.referee.reading import Board
+from controller.referee.reading import read_board as referee_reading
 from sheshbesh.locations import LOCATIONS
 from vision.calibration import calibrate
 from vision.dice import read_dice_photo
@@ -141,6 +144,7 @@ def tall_scene(rng: np.random.Generator, height: int) -> tuple[Scene, str]:
 
 def tall_stacks(boards: int, seed: int, verbose: bool) -> dict[str, object]:
     right = 0
+    settled = 0
     exact_boards = 0
     by_height: dict[int, list[int]] = {h: [0, 0] for h in range(11, 16)}
     confidence: dict[bool, list[float]] = {True: [], False: []}
@@ -162,6 +166,8 @@ def tall_stacks(boards: int, seed: int, verbose: bool) -> dict[str, object]:
         right += ok
         by_height[height][0] += ok
         by_height[height][1] += 1
+        board = referee_reading(observation)
+        settled += isinstance(board, Board) and board.counts()[place] == scene.count(place)
         entry = observation.locations[place]
         confidence[ok].append(max(entry.white_confidence, entry.black_confidence))
         exact_boards += all(
@@ -174,6 +180,7 @@ def tall_stacks(boards: int, seed: int, verbose: bool) -> dict[str, object]:
     return {
         "boards": boards,
         "tall_stack_accuracy": right / boards,
+        "after_referee_reading": settled / boards,
         "board_exact_rate": exact_boards / boards,
         **{f"accuracy_{h}": r / max(n, 1) for h, (r, n) in by_height.items()},
         "confidence_when_right": statistics.fmean(confidence[True] or [0.0]),

@@ -31,7 +31,7 @@ _ANGLES = 24
 RAY_SPANS = np.linspace(0.15, 1.2, 11)
 #: a third-layer checker is seen by its whole rim: the share of rim-like rays above which it
 #: counts (``THIRD_RIM``) and how much each ray over or under that weighs (``THIRD_WEIGHT``)
-THIRD_RIM = 0.6
+THIRD_RIM = 0.4
 THIRD_WEIGHT = 1.0
 #: what a reading with a third layer must beat the best reading without one by
 THIRD_LAYER_COST = 0.75
