@@ -51,8 +51,8 @@ class RingSettings:
     clear: float = 0.85
     prominence: float = 0.2
     square: float = 0.05
-    foreign_colour: float = 12.0
-    hand_area: float = 7.0
+    foreign_colour: float = 22.0
+    hand_area: float = 5.0
     hand_columns: float = 2.0
     layered: float = 0.95
     edge: float = 0.5
@@ -84,19 +84,21 @@ class Gradients:
     """The field's colour gradient (the strongest of the L, a, b channels at each pixel)."""
 
     def __init__(self, top: Image) -> None:
-        lab = cv2.cvtColor(cv2.GaussianBlur(top, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-        gxs, gys = [], []
+        lab = cv2.cvtColor(cv2.GaussianBlur(top, (3, 3), 0), cv2.COLOR_BGR2LAB)
+        self.gx = self.gy = np.zeros(lab.shape[:2], np.float32)
+        strongest = np.full(lab.shape[:2], -1.0, np.float32)
         for channel, weight in ((0, 1.0), (1, 1.6), (2, 1.6)):
-            gxs.append(cv2.Sobel(lab[:, :, channel], cv2.CV_32F, 1, 0, ksize=3) * weight)
-            gys.append(cv2.Sobel(lab[:, :, channel], cv2.CV_32F, 0, 1, ksize=3) * weight)
-        gx, gy = np.stack(gxs), np.stack(gys)
-        strongest = np.argmax(gx * gx + gy * gy, axis=0)[None]
-        self.gx = np.take_along_axis(gx, strongest, 0)[0]
-        self.gy = np.take_along_axis(gy, strongest, 0)[0]
-        magnitude = np.hypot(self.gx, self.gy)
-        self.level = float(np.percentile(magnitude, 90)) + 1e-3
-        self.lab = lab
-        self.height, self.width = magnitude.shape
+            gx = cv2.Sobel(lab[:, :, channel], cv2.CV_32F, 1, 0, ksize=3, scale=weight)
+            gy = cv2.Sobel(lab[:, :, channel], cv2.CV_32F, 0, 1, ksize=3, scale=weight)
+            power = cv2.magnitude(gx, gy)
+            stronger = power > strongest
+            self.gx = np.where(stronger, gx, self.gx)
+            self.gy = np.where(stronger, gy, self.gy)
+            strongest = np.maximum(power, strongest)
+        # the 90th percentile of a sample of the field's edge strength sets what an edge is
+        self.level = float(np.percentile(strongest[::3, ::3], 90)) + 1e-3
+        self.lab = lab.astype(np.float32)
+        self.height, self.width = strongest.shape
 
     def ring_scores(self, centres: FloatArray, radius: float, edge: float) -> FloatArray:
         """For each centre (N x 2), the share of directions whose ring crosses an edge radially.
