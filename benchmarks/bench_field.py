@@ -10,6 +10,10 @@ inferred, so they are not a reading).
 
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal [more folders] [--show N]
 
+A folder written by ``sheshbesh run --capture DIR`` (numbered frames labelled with the positions
+the referee committed, and the calibration beside them) is read with its own calibration and
+compared the same way: a café's own board checked on its own games.
+
 Prints one table row per family (tuning families and held-out families apart) and the read time
 per frame (median and worst, one core).
 """
@@ -29,8 +33,9 @@ import cv2
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sheshbesh.locations import POINT_LOCATIONS
+from vision.capture import load_dataset
 from vision.errors import VisionError
-from vision.field_board import calibrate_field, read_field
+from vision.field_board import FieldCalibration, calibrate_field, load_calibration, read_field
 from vision.images import load_image
 
 SCORED = (*POINT_LOCATIONS, "bar")
@@ -53,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     times: list[float] = []
     shown = 0
     for folder in args.folders:
+        if (folder / "calibration.json").is_file():
+            _captured(folder, rows, args.show)
+            continue
         for label_file in sorted(folder.glob("*.json")):
             labels = json.loads(label_file.read_text())
             if "field_corners" not in labels:
@@ -121,6 +129,38 @@ def main(argv: list[str] | None = None) -> int:
             f"worst {max(times) * 1000:.1f} ms over {len(times)} frames"
         )
     return 0
+
+
+def _captured(folder: Path, rows: dict[tuple[str, str], dict[str, int]], show: int) -> None:
+    """A folder from ``sheshbesh run --capture``: its frames read with its own calibration and
+    compared with the positions the referee committed."""
+    calibration = load_calibration(folder / "calibration.json")
+    if not isinstance(calibration, FieldCalibration):
+        print(f"{folder}: calibrated on the marker board; this benchmark reads field calibrations")
+        return
+    row = rows[("captured", folder.name)]
+    for path, image, label in load_dataset(folder):
+        row["frames"] += 1
+        row["boards"] += 1
+        observation = read_field(image, calibration)
+        row["false_hands"] += observation.state == "occluded"
+        wrong = [
+            (p, label.count(p, "white"), label.count(p, "black"))
+            for p in POINT_LOCATIONS
+            if (observation.count(p, "white"), observation.count(p, "black"))
+            != (label.count(p, "white"), label.count(p, "black"))
+        ]
+        bar = (label.count("bar-white", "white"), label.count("bar-black", "black"))
+        if bar != (
+            observation.count("bar-white", "white"),
+            observation.count("bar-black", "black"),
+        ):
+            wrong.append(("bar", *bar))
+        row["locations"] += len(SCORED)
+        row["exact"] += len(SCORED) - len(wrong)
+        row["boards_exact"] += not wrong
+        if wrong and show:
+            print(f"{path.name}: {wrong}")
 
 
 def _share(part: int, whole: int) -> str:

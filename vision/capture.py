@@ -2,7 +2,8 @@
 
 Each call to :meth:`DatasetWriter.save` writes ``<n>.png`` (the frame) and ``<n>.json`` (the
 Observation the referee accepted as true for it), so a real board builds its own test set while
-games are played, with no hand labelling. :func:`load_dataset` reads such a folder back.
+games are played, with no hand labelling; ``sheshbesh run --capture`` also puts the calibration it
+used beside them as ``calibration.json``. :func:`load_dataset` reads such a folder back.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ class DatasetWriter:
 def load_dataset(folder: str | Path) -> Iterator[tuple[Path, Image, Observation]]:
     """Each saved frame with its label, in order; a malformed label raises ObservationError."""
     for label_path in sorted(Path(folder).glob("*.json")):
+        if not label_path.stem.isdigit():  # the calibration beside the frames, not a label
+            continue
         image_path = label_path.with_suffix(".png")
         label = Observation.from_json(label_path.read_text(encoding="utf-8"))
         yield image_path, load_image(image_path), label

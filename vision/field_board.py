@@ -385,8 +385,10 @@ def foreign_area(
     strange[12] = False
     # lay the thirteen columns side by side (the bar in the middle) so a patch spans them
     order = [*range(6), 12, *range(6, 12)]
-    wide = np.concatenate([strange[i] for i in order], axis=1).astype(np.uint8)
-    wide = cv2.dilate(wide, np.ones((1, 5), np.uint8))  # bridge the sides left out
+    side_by_side = np.concatenate([strange[i] for i in order], axis=1).astype(np.uint8)
+    wide = np.asarray(
+        cv2.dilate(side_by_side, np.ones((1, 5), np.uint8)), np.uint8
+    )  # bridge the sides left out
     count, _labels, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
     cell_area = (geometry.point_width / COLUMN_CELLS) * (geometry.height / strange.shape[1])
     largest = 0.0

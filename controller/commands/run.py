@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+import shutil
 import signal
 import sys
 import time
@@ -286,8 +287,22 @@ def run(args: argparse.Namespace) -> int:
         ):
             print(summary_of(runner.referee.snapshot()) + f"  [{event.type}]", flush=True)
 
+    capture = None
+    if args.capture:
+        from controller.app import DatasetCapture
+
+        try:
+            capture = DatasetCapture(args.capture)
+            # the calibration goes with the frames, so the folder can be read again as it was
+            shutil.copyfile(calibration_path, Path(args.capture) / "calibration.json")
+        except OSError as error:
+            print(f"sheshbesh run: --capture {args.capture!r}: {error}", file=sys.stderr)
+            return 2
     table = Table(
-        VisionReader(calibration, config.vision.settle_seconds), runner, on_event=progress
+        VisionReader(calibration, config.vision.settle_seconds),
+        runner,
+        on_event=progress,
+        capture=capture,
     )
     if hub is not None:
         from controller.live_controls import LiveControls

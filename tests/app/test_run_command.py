@@ -11,6 +11,7 @@ import pytest
 from controller.demo import write_frames
 from controller.matfile import read_mat
 from controller.record import Record
+from vision.capture import load_dataset
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCH = ROOT / "controller" / "data" / "demo-3pt.mat"
@@ -18,10 +19,11 @@ MATCH = ROOT / "controller" / "data" / "demo-3pt.mat"
 pytestmark = pytest.mark.slow
 
 
-def _run(camera: Path, calibration: Path, db: Path, config: Path) -> str:
+def _run(camera: Path, calibration: Path, db: Path, config: Path, *extra: str) -> str:
     command = [
         sys.executable, "-m", "controller.cli", "run", "--config", str(config),
         "--camera", str(camera), "--calibration", str(calibration), "--db", str(db), "--no-panel",
+        *extra,
     ]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -53,11 +55,19 @@ def test_run_referees_frames_and_resumes_after_a_restart(tmp_path: Path) -> None
     assert "record:" in out
     before = _plays(db)
     assert before[:1] == ["8/3 6/3"]
-    out = _run(second, calibration, db, config)
+    captured = tmp_path / "captured"
+    out = _run(second, calibration, db, config, "--capture", str(captured))
     assert "resumed the match" in out
     after = _plays(db)
     assert after[: len(before)] == before
     assert len(after) > len(before)
+    # every play committed in the second run left its frame, labelled, and the calibration
+    labelled = list(load_dataset(captured))
+    assert len(labelled) == len(after) - len(before)
+    assert (captured / "calibration.json").read_bytes() == calibration.read_bytes()
+    _path, image, label = labelled[-1]
+    assert image.ndim == 3
+    assert sum(label.count(p, "white") for p in label.locations) == 15
 
 
 def _shot_captions(match: object) -> list[str]:
