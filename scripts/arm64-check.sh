@@ -23,12 +23,14 @@ set -euo pipefail
 
 usage() {
     cat <<'EOF'
-Usage: sudo scripts/arm64-check.sh [--root DIR] [--keep] [--reuse] [--tests ARGS] [--no-demo]
+Usage: sudo scripts/arm64-check.sh [--root DIR] [--keep] [--reuse] [--rev REV] [--tests ARGS]
+                                   [--no-demo]
 
   --root DIR    where the arm64 root is unpacked (default /var/tmp/sheshbesh-arm64); the fresh
                 root's tarball is DIR.tar
   --keep        keep DIR.tar (and DIR as the check left it) afterwards
   --reuse       start from DIR.tar, kept by an earlier --keep run, instead of mmdebstrap
+  --rev REV     the commit to check (default HEAD; uncommitted changes are never checked)
   --tests ARGS  pytest arguments for the test step (default: a fast set, see FAST_TESTS)
   --no-demo     skip the demo (about 7 minutes emulated)
   -h, --help    show this help
@@ -51,6 +53,7 @@ root=/var/tmp/sheshbesh-arm64
 keep=0
 reuse=0
 demo=1
+rev=HEAD
 tests=()
 while (($#)); do
     case $1 in
@@ -60,6 +63,11 @@ while (($#)); do
         shift
         ;;
     --keep) keep=1 ;;
+    --rev)
+        (($# >= 2)) || die "--rev needs a commit"
+        rev=$2
+        shift
+        ;;
     --reuse) reuse=1 ;;
     --no-demo) demo=0 ;;
     --tests)
@@ -182,6 +190,7 @@ echo "inside: $machine, $python, $(in_root cat /etc/debian_version)"
 start=$(now)
 rm -rf "$root/root/sheshbesh"
 git clone --quiet --no-local "$repo" "$root/root/sheshbesh"
+git -C "$root/root/sheshbesh" checkout --quiet --detach "$rev" || die "no commit '$rev' in $repo"
 commit=$(git -C "$root/root/sheshbesh" rev-parse --short HEAD)
 [[ -z $(git -C "$repo" status --porcelain --untracked-files=no) ]] ||
     echo "note: uncommitted changes in $repo are not checked; the clone is of $commit"

@@ -45,6 +45,7 @@ def test_the_script_passes_shellcheck() -> None:
         (["--frobnicate"], "unknown option '--frobnicate'"),
         (["--root"], "--root needs a folder"),
         (["--tests"], "--tests needs pytest arguments"),
+        (["--rev"], "--rev needs a commit"),
     ],
 )
 def test_bad_arguments_are_refused_by_name(arguments: list[str], message: str) -> None:
