@@ -31,6 +31,9 @@ FloatArray = npt.NDArray[np.float64]
 ANGLES = 40
 _THETA = np.linspace(0, 2 * np.pi, ANGLES, endpoint=False)
 _COS, _SIN = np.cos(_THETA), np.sin(_THETA)
+#: an edge crosses the circle when its gradient points within atan(1 / ALIGNMENT) of the radius
+#: (a rim does; a textured surface's grain points every way)
+ALIGNMENT = 2.0
 #: radii sampled, as shares of a checker's radius
 _RADII = np.array([0.85, 0.95, 1.05, 1.15])
 
@@ -116,7 +119,7 @@ class Gradients:
         gx, gy = self.gx[yi, xi], self.gy[yi, xi]
         radial = np.abs(gx * _COS + gy * _SIN)
         tangential = np.abs(-gx * _SIN + gy * _COS)
-        crossing = (radial > edge * self.level) & (radial > 0.8 * tangential) & inside
+        crossing = (radial > edge * self.level) & (radial > ALIGNMENT * tangential) & inside
         pooled = crossing[:, :-1, :] | crossing[:, 1:, :]
         counted = np.maximum(inside[:, :-1, :].sum(axis=2), 1)
         shares = pooled.sum(axis=2) / counted
