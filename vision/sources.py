@@ -58,7 +58,8 @@ class FrameSource(Protocol):
 class CameraSource(Closing):
     """A V4L2 camera by index (``0``) or device path (``/dev/video0``).
 
-    ``resolution`` asks for a frame size; ``exposure`` for a fixed exposure (driver units).
+    ``resolution`` asks for a frame size; ``exposure`` for a fixed exposure (driver units);
+    ``fps`` for a frame rate (the driver may pick the nearest it has).
     """
 
     def __init__(
@@ -67,6 +68,7 @@ class CameraSource(Closing):
         resolution: tuple[int, int] | None = (1280, 720),
         exposure: float | None = None,
         *,
+        fps: float | None = None,
         reconnect_attempts: int = 3,
         reconnect_wait: float = 1.0,
         opener: Callable[[int | str], Any] | None = None,
@@ -76,6 +78,7 @@ class CameraSource(Closing):
         self.device = device
         self.resolution = resolution
         self.exposure = exposure
+        self.fps = fps
         self.reconnect_attempts = reconnect_attempts
         self.reconnect_wait = reconnect_wait
         self._opener = opener or (lambda d: cv2.VideoCapture(d, cv2.CAP_V4L2))
@@ -96,6 +99,8 @@ class CameraSource(Closing):
         if self.exposure is not None:
             capture.set(cv2.CAP_PROP_AUTO_EXPOSURE, 1)
             capture.set(cv2.CAP_PROP_EXPOSURE, self.exposure)
+        if self.fps is not None:
+            capture.set(cv2.CAP_PROP_FPS, self.fps)
         self._capture = capture
 
     def read(self) -> Image:
@@ -343,20 +348,28 @@ class RenderedSource(Closing):
             yield Frame(render(scene, self.style, rng), index, index * self.interval)
 
 
-def open_source(spec: str | int) -> FrameSource:
+def open_source(
+    spec: str | int,
+    *,
+    resolution: tuple[int, int] = (1280, 720),
+    fps: float | None = None,
+    exposure: float | None = None,
+) -> FrameSource:
     """A source from a command-line word: a camera index or ``/dev/video*``, ``picamera`` or
     ``picamera:N`` (a Raspberry Pi Camera Module), a folder, or a video.
 
-    Raises :class:`vision.errors.FrameSourceError` if nothing can be opened from ``spec``.
+    ``resolution``, ``fps`` and ``exposure`` (V4L2 units; None leaves it automatic) are asked of a
+    camera (the ``[camera]`` settings); recordings ignore them. Raises
+    :class:`vision.errors.FrameSourceError` if nothing can be opened from ``spec``.
     """
     if isinstance(spec, int) or str(spec).isdigit():
-        return CameraSource(int(spec))
+        return CameraSource(int(spec), resolution, exposure, fps=fps)
     text = str(spec)
     pi_camera = parse_picamera(text)
     if pi_camera is not None:
-        return PiCameraSource(pi_camera)
+        return PiCameraSource(pi_camera, resolution, fps)
     if text.startswith("/dev/"):
-        return CameraSource(text)
+        return CameraSource(text, resolution, exposure, fps=fps)
     path = Path(text)
     if path.is_dir():
         return FolderSource(path)

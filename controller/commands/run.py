@@ -332,7 +332,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         while not stop.requested:
             try:
-                source = open_source(source_spec)
+                source = open_source(
+                    source_spec,
+                    resolution=(config.camera.width, config.camera.height),
+                    fps=config.camera.fps,
+                    exposure=config.camera.exposure or None,  # 0: automatic
+                )
             except VisionError as error:
                 lost_since = lost_since or time.monotonic()
                 table.status.camera = "lost"

@@ -17,13 +17,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
 from controller.cli import main
 from vision.errors import FrameSourceError
 from vision.render import Scene, random_style, render
-from vision.sources import PiCameraSource, first_frame, is_live, open_source, parse_picamera
+from vision.sources import (
+    CameraSource,
+    PiCameraSource,
+    first_frame,
+    is_live,
+    open_source,
+    parse_picamera,
+)
 
 
 class FakeCamera:
@@ -140,6 +148,16 @@ def test_without_picamera2_the_error_says_what_to_install(monkeypatch: pytest.Mo
         open_source("picamera")
 
 
+def test_open_source_passes_the_camera_settings_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    log: list[str] = []
+    module = fake_picamera2([lambda: FakeCamera([np.zeros((480, 640, 3), np.uint8)], log)])
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    with open_source("picamera", resolution=(640, 480), fps=15.0) as camera:
+        assert next(iter(camera)).image.shape == (480, 640, 3)
+    assert module.opened[0].config["main"]["size"] == (640, 480)
+    assert module.opened[0].config["controls"] == {"FrameRate": 15.0}
+
+
 def test_specs_name_the_pi_camera() -> None:
     assert parse_picamera("picamera") == 0
     assert parse_picamera("picamera:2") == 2
@@ -189,7 +207,10 @@ def test_run_takes_live_frames_from_the_pi_camera(
     )
     monkeypatch.setitem(sys.modules, "picamera2", module)
     config = tmp_path / "sheshbesh.toml"
-    config.write_text(f'[record]\nlog = "{tmp_path / "run.log"}"\n[analysis]\nenabled = false\n')
+    config.write_text(
+        f'[camera]\nfps = 5.0\n[record]\nlog = "{tmp_path / "run.log"}"\n'
+        "[analysis]\nenabled = false\n"
+    )
     db = tmp_path / "record.sqlite"
     started = time.time()
     code = main(
@@ -199,7 +220,30 @@ def test_run_takes_live_frames_from_the_pi_camera(
     assert code == 0, capsys.readouterr().err
     assert f"stopped after {len(images)} frames" in capsys.readouterr().out
     assert log.count("start") == 2  # the camera was reopened after it failed
+    # the [camera] settings reach the camera
+    assert module.opened[0].config["main"]["size"] == (1280, 720)
+    assert module.opened[0].config["controls"] == {"FrameRate": 5.0}
     with Record(db) as record:
         assert record.current_match is not None
         times = [event.time for event in record.events(record.current_match)]
     assert times and all(started - 1 <= moment <= time.time() + 1 for moment in times)
+
+
+def test_a_usb_camera_is_asked_for_the_configured_rate_too() -> None:
+    """The V4L2 source beside it takes the same ``[camera]`` settings (size, rate, exposure)."""
+    asked: dict[int, float] = {}
+
+    class Capture:
+        def isOpened(self) -> bool:
+            return True
+
+        def set(self, prop: int, value: float) -> bool:
+            asked[prop] = value
+            return True
+
+        def release(self) -> None:
+            pass
+
+    CameraSource(0, (640, 480), 120.0, fps=7.5, opener=lambda device: Capture()).close()
+    assert asked[cv2.CAP_PROP_FRAME_WIDTH] == 640 and asked[cv2.CAP_PROP_FRAME_HEIGHT] == 480
+    assert asked[cv2.CAP_PROP_FPS] == 7.5 and asked[cv2.CAP_PROP_EXPOSURE] == 120.0
