@@ -26,6 +26,7 @@ import binascii
 import itertools
 import json
 import math
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -349,12 +350,16 @@ def learn_empty_board(top: Image, geometry: Field, checkers: Sequence[Checker]) 
     for parity in (0, 1):
         same = list(range(parity, 12, 2))
         values = np.where(hidden[same][..., None], np.nan, strips[same])
-        picture = np.nanmedian(values, axis=0)
-        fallback = np.nanmedian(values.reshape(-1, 3), axis=0)
+        with warnings.catch_warnings():  # cells hidden in every column: filled in below
+            warnings.simplefilter("ignore", RuntimeWarning)
+            picture = np.nanmedian(values, axis=0)
+            fallback = np.nanmedian(values.reshape(-1, 3), axis=0)
         picture = np.where(np.isnan(picture), fallback, picture)
         columns[same] = picture
     bar = np.where(hidden[12][..., None], np.nan, strips[12])
-    bar_colour = np.nanmedian(bar.reshape(-1, 3), axis=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        bar_colour = np.nanmedian(bar.reshape(-1, 3), axis=0)
     columns[12] = np.where(np.isnan(bar_colour), 0.0, bar_colour)
     columns = _relit(strips, np.nan_to_num(columns), hidden)
     seen = ~hidden
