@@ -35,7 +35,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sheshbesh.locations import POINT_LOCATIONS
 from vision.capture import load_dataset
 from vision.errors import VisionError
-from vision.field_board import FieldCalibration, calibrate_field, load_calibration, read_field
+from vision.field_board import (
+    FieldCalibration,
+    FieldSettleDetector,
+    calibrate_field,
+    load_calibration,
+    read_field,
+)
 from vision.images import load_image
 
 SCORED = (*POINT_LOCATIONS, "bar")
@@ -56,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     rows: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     times: list[float] = []
+    settle_times: list[float] = []
     shown = 0
     for folder in args.folders:
         if (folder / "calibration.json").is_file():
@@ -83,6 +90,11 @@ def main(argv: list[str] | None = None) -> int:
             start = time.perf_counter()
             observation = read_field(image, calibration)
             times.append(time.perf_counter() - start)
+            detector = FieldSettleDetector(calibration)
+            for moment in range(3):
+                start = time.perf_counter()
+                detector.update(image, float(moment))
+                settle_times.append(time.perf_counter() - start)
             if labels.get("occluded"):
                 row["hands"] += 1
                 row["hands_refused"] += observation.state == "occluded"
@@ -127,6 +139,10 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"read: median {statistics.median(times) * 1000:.1f} ms, "
             f"worst {max(times) * 1000:.1f} ms over {len(times)} frames"
+        )
+        print(
+            f"settle check: median {statistics.median(settle_times) * 1000:.2f} ms, "
+            f"worst {max(settle_times) * 1000:.2f} ms"
         )
     return 0
 
