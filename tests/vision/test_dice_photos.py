@@ -2,6 +2,11 @@
 
 Labels: one line per die, class = pips - 1. One label file (five_1) names a die that is not in its
 photo; it stays in the count, so the figures here are slightly below the reader's real rate.
+
+These photos are no longer tuned on (the reader is polarity-agnostic and tuned on the families of
+vision.dice_devset); the floors below sit under the measured figures (94.0% of dice, 76.7% of
+images with ``benchmarks/bench_dice.py``) so that a change that loses ground fails. The earlier
+reader, fitted to these photos, read 99.5% of them but 0.2% of dark dice with light pips.
 """
 
 from __future__ import annotations
@@ -39,8 +44,8 @@ def test_real_dice_photos_are_read_die_by_die_and_image_by_image() -> None:
         right += sum((truth & seen).values())
         total += sum(truth.values())
         exact += truth == seen
-    assert right / total >= 0.98, f"{right}/{total} dice"
-    assert exact / len(images) >= 0.98, f"{exact}/{len(images)} images"
+    assert right / total >= 0.92, f"{right}/{total} dice"
+    assert exact / len(images) >= 0.72, f"{exact}/{len(images)} images"
 
 
 @pytest.mark.parametrize("name", ["six_19", "two_19", "four_1", "three_1", "five_19"])
