@@ -40,6 +40,8 @@ REAL = next(
 )
 
 
+#: drawn dice by kind (die style, small, touching, cocked): [right, labelled, extra]
+KINDS: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
 #: times (seconds) by frame size, over every family measured
 BY_SIZE: dict[tuple[int, int], list[float]] = collections.defaultdict(list)
 
@@ -59,6 +61,13 @@ def measure(family: str, real: Path, seed: int, drawn: int, misses: bool) -> dic
         extra += sum((seen - truth).values())
         exact += truth == seen
         images += 1
+        if family == "drawn":
+            tags = [sample.notes["kind"]]
+            tags += [t for t in ("small", "touching", "cocked") if f"-{t}" in sample.name]
+            for tag in tags:
+                KINDS[tag][0] += sum((truth & seen).values())
+                KINDS[tag][1] += sum(truth.values())
+                KINDS[tag][2] += sum((seen - truth).values())
         if misses and truth != seen:
             print(f"  {sample.name}: labelled {sorted(sample.pips)} read {sorted(seen.elements())}")
     return {
@@ -164,6 +173,9 @@ def main() -> None:
             f"flat dice right ({100 * rendered['accuracy']:.1f}%), {rendered['cocked_read_as_flat']}"
             f"/{rendered['cocked']} cocked dice read as flat, median {rendered['median_ms']:.1f} ms"
         )
+    for kind, (good, labelled, more) in sorted(KINDS.items()):
+        share = 100 * good / labelled if labelled else 100.0
+        print(f"  drawn {kind:12} {labelled:4d} dice {share:6.1f}% right, {more} extra")
     for size, t in speed.items():
         print(
             f"{size:>9} frames: {t['frames']:4d}, median {t['median_ms']:.1f} ms, worst {t['worst_ms']:.1f} ms"
