@@ -441,7 +441,8 @@ def field_dice(top: Image, geometry: Field, evidence: FieldEvidence) -> tuple[Di
         cv2.circle(mask, (round(c.x), round(c.y)), round(c.radius * 1.08), 0, -1)
     readings = []
     bar_middle = (geometry.bar[0] + geometry.bar[1]) / 2
-    for die in read_dice(top, mask=mask):
+    # a die is a little under half a checker across (16 mm beside 36-40 mm)
+    for die in read_dice(top, mask=mask, die_side=0.9 * geometry.radius):
         x, y, w, h = die.box
         corners = np.array([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], np.float64)
         seen = geometry.to_camera(corners)
