@@ -96,7 +96,8 @@ def draw_label(image: NDArray[np.uint8], label: dict[str, Any]) -> NDArray[np.ui
     ):
         counts = label["locations"][name]
         n = counts["white"] + counts["black"]
-        u = 0.5 if name.startswith("bar") else 1.02
+        off_u = -0.12 if label["style"]["board"]["tray_side"] == "left" else 1.02
+        u = 0.5 if name.startswith("bar") else off_u
         x, y = _field_point(corners, u, v)
         text((x - 20, y), f"{name} {n}", (0, 255, 255))
     for die in label["dice"]:
