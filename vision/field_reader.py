@@ -126,29 +126,28 @@ class Gradients:
         shares = np.where(counted >= ANGLES // 2, shares, 0.0)
         return np.asarray(shares.max(axis=1), np.float64)
 
-    def roundness(self, x: float, y: float, radius: float) -> float:
-        """How far the rim round (x, y) is from a circle: the four-fold wobble of the radius at
-        which each direction's edge lies, as a share of that radius (a square's is about 0.17)."""
-        radii = radius * np.linspace(0.6, 1.35, 16)
-        xs = x + radii[:, None] * _COS[None, :]
-        ys = y + radii[:, None] * _SIN[None, :]
-        xi = np.clip(np.rint(xs).astype(np.intp), 0, self.width - 1)
-        yi = np.clip(np.rint(ys).astype(np.intp), 0, self.height - 1)
-        radial = np.abs(self.gx[yi, xi] * _COS + self.gy[yi, xi] * _SIN)
-        edge_at = radii[np.argmax(radial, axis=0)]
-        wobble = abs(np.mean(edge_at * np.exp(4j * _THETA)))
-        return float(wobble / np.mean(edge_at))
-
-    def rim_shape(self, x: float, y: float, radius: float) -> tuple[float, float]:
-        """A checker's rim round (x, y): its mean radius, and its width over its height (1 for a
-        circle), from where each direction's strongest radial edge lies."""
+    def edge_radii(self, x: float, y: float, radius: float) -> FloatArray:
+        """In each direction round (x, y), the radius (0.6 to 1.4 of ``radius``) at which the
+        strongest radial edge lies: a circle's rim gives one radius all round."""
         radii = radius * np.linspace(0.6, 1.4, 17)
         xs = x + radii[:, None] * _COS[None, :]
         ys = y + radii[:, None] * _SIN[None, :]
         xi = np.clip(np.rint(xs).astype(np.intp), 0, self.width - 1)
         yi = np.clip(np.rint(ys).astype(np.intp), 0, self.height - 1)
         radial = np.abs(self.gx[yi, xi] * _COS + self.gy[yi, xi] * _SIN)
-        edge_at = radii[np.argmax(radial, axis=0)]
+        return np.asarray(radii[np.argmax(radial, axis=0)], np.float64)
+
+    def roundness(self, x: float, y: float, radius: float) -> float:
+        """How far the rim round (x, y) is from a circle: the four-fold wobble of the radius at
+        which each direction's edge lies, as a share of that radius (a square's is about 0.17)."""
+        edge_at = self.edge_radii(x, y, radius)
+        wobble = abs(np.mean(edge_at * np.exp(4j * _THETA)))
+        return float(wobble / np.mean(edge_at))
+
+    def rim_shape(self, x: float, y: float, radius: float) -> tuple[float, float]:
+        """A checker's rim round (x, y): its mean radius, and its width over its height (1 for a
+        circle)."""
+        edge_at = self.edge_radii(x, y, radius)
         mean = float(np.mean(edge_at))
         swing = 2 * float(np.mean(edge_at * np.cos(2 * _THETA)))
         return mean, (mean + swing) / max(mean - swing, 1e-6)
