@@ -379,6 +379,6 @@ Next steps:
   1. Edit $CONFIG_DIR/sheshbesh.toml (camera, [lights] kind/port, [panel] host), then
      sudo systemctl restart sheshbesh
   2. Calibrate the camera (see the README): sudo systemctl stop sheshbesh, then
-     cd $STATE_DIR && sudo -u $SERVICE_USER $APP_DIR/bin/sheshbesh calibrate --camera 0 --out var/calibration.json --overlay var/calibration.png
+     cd $STATE_DIR && sudo -u $SERVICE_USER $APP_DIR/bin/sheshbesh calibrate --camera 0 --field-corners x1,y1,x2,y2,x3,y3,x4,y4 --out var/calibration.json --overlay var/calibration.png
   3. Check it: systemctl status sheshbesh; journalctl -u sheshbesh -f
 EOF
