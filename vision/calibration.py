@@ -31,7 +31,7 @@ STARTING_BLACK = {"p1": 2, "p12": 5, "p17": 3, "p19": 5}
 COLOUR_NAMES = ("white", "black", "board", "point-odd", "point-even", "bar", "tray", "cube")
 
 
-def _encode_image(image: Image) -> str:
+def encode_reference(image: Image) -> str:
     # JPEG keeps the file small; its faint artefacts are far below the reader's thresholds
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])
     if not ok:  # pragma: no cover - encoding a uint8 image does not fail
@@ -39,7 +39,7 @@ def _encode_image(image: Image) -> str:
     return base64.b64encode(data.tobytes()).decode("ascii")
 
 
-def _decode_image(text: object) -> Image:
+def decode_reference(text: object) -> Image:
     try:
         raw = np.frombuffer(base64.b64decode(str(text), validate=True), np.uint8)
     except (ValueError, binascii.Error) as error:
@@ -141,7 +141,7 @@ class Calibration:
             "profiles": {
                 name: [round(v, 2) for v in values] for name, values in self.profiles.items()
             },
-            "reference": None if self.reference is None else _encode_image(self.reference),
+            "reference": None if self.reference is None else encode_reference(self.reference),
         }
 
     def to_json(self) -> str:
@@ -178,7 +178,7 @@ class Calibration:
                 profiles=profiles,
                 reference=None
                 if data.get("reference") is None
-                else _decode_image(data["reference"]),
+                else decode_reference(data["reference"]),
             )
         except (TypeError, ValueError) as error:
             if isinstance(error, CalibrationError):

@@ -21,8 +21,6 @@ does not show of each side's fifteen (with a confidence that says they were not 
 
 from __future__ import annotations
 
-import base64
-import binascii
 import itertools
 import json
 import math
@@ -38,7 +36,7 @@ import numpy.typing as npt
 
 from sheshbesh.locations import LOCATIONS, POINT_LOCATIONS
 from sheshbesh.observation import DieReading, FrameState, LocationCount, Observation
-from vision.calibration import Calibration
+from vision.calibration import Calibration, decode_reference, encode_reference
 from vision.dice import read_dice
 from vision.errors import CalibrationError
 from vision.field import Field, locate_field, resize_matrix
@@ -85,12 +83,8 @@ class FieldCalibration:
                 "shape": list(self.empty.columns.shape),
                 "columns": np.round(self.empty.columns, 1).ravel().tolist(),
             },
-            "reference": None,
+            "reference": None if self.reference is None else encode_reference(self.reference),
         }
-        if self.reference is not None:
-            ok, encoded = cv2.imencode(".jpg", self.reference, [cv2.IMWRITE_JPEG_QUALITY, 90])
-            if ok:
-                data["reference"] = base64.b64encode(encoded.tobytes()).decode("ascii")
         return data
 
     def to_json(self) -> str:
@@ -109,18 +103,7 @@ class FieldCalibration:
             data["checker_colours"], Mapping
         ):
             raise CalibrationError("field calibration's 'field' and 'checker_colours' are objects")
-        reference = None
-        if data.get("reference"):
-            try:
-                raw = np.frombuffer(
-                    base64.b64decode(str(data["reference"]), validate=True), np.uint8
-                )
-            except (ValueError, binascii.Error) as error:
-                raise CalibrationError(f"calibration reference is not base64: {error}") from error
-            decoded = cv2.imdecode(raw, cv2.IMREAD_COLOR) if raw.size else None
-            if decoded is None:
-                raise CalibrationError("calibration reference image could not be decoded")
-            reference = np.asarray(decoded, np.uint8)
+        reference = decode_reference(data["reference"]) if data.get("reference") else None
         empty = None
         if data.get("empty"):
             try:
