@@ -11,7 +11,6 @@ from __future__ import annotations
 from controller.lights.scene import mover_location
 from controller.rules.explain import explain_illegal
 from controller.rules.game import Resignation, game_result
-from controller.rules.ids import MatchInfo
 from controller.rules.match import (
     KIND_NAMES,
     MatchState,
@@ -78,25 +77,24 @@ def cube_is_dead(state: MatchState) -> bool:
 
 
 def match_id_of(
-    state: MatchState, player_on_roll: int, dice: tuple[int, int] | None, resigned: int = 0
+    state: MatchState,
+    player_on_roll: int,
+    dice: tuple[int, int] | None,
+    resigned: int = 0,
+    resigner: int | None = None,
 ) -> str:
-    """GNU Backgammon's Match ID for this moment (the player to act's view, as gnubg gives it)."""
-    offered = state.offered_by is not None
-    turn = 1 - state.offered_by if state.offered_by is not None else player_on_roll
-    info = MatchInfo(
-        cube_value=state.cube_value,
-        cube_owner=state.cube_owner,
-        player_on_roll=player_on_roll,
-        crawford=state.is_crawford_game,
-        game_state=1,
-        turn=turn,
-        doubled=offered,
-        resigned=resigned,
-        dice=dice or (0, 0),
-        match_length=state.length,
-        score=(state.score[0], state.score[1]),
-        jacoby=state.jacoby,
-    )
+    """GNU Backgammon's Match ID for this moment (the player to act's view, as gnubg gives it).
+
+    The fields come from :meth:`MatchState.to_match_info`, the one builder; ``resigned`` is the
+    level of a pending resignation (0 for none) and ``resigner`` who offered it (by default the
+    player who was to act).
+
+    >>> match_id_of(MatchState.new_match(7), 0, (3, 1))
+    'MIHlAAAAAAAE'
+    >>> match_id_of(MatchState.new_match(7), 0, (3, 1), resigned=1)
+    'MKnlAAAAAAAE'
+    """
+    info = state.to_match_info(player_on_roll, dice or (0, 0), resigned=resigned, resigner=resigner)
     return info.to_match_id()
 
 

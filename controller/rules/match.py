@@ -120,19 +120,36 @@ class MatchState:
         return match_winner(self)
 
     def to_match_info(
-        self, player_on_roll: int, dice: tuple[int, int] = (0, 0), *, resigned: int = 0
+        self,
+        player_on_roll: int,
+        dice: tuple[int, int] = (0, 0),
+        *,
+        resigned: int = 0,
+        resigner: int | None = None,
     ) -> MatchInfo:
         """The Match ID fields for this state with ``player_on_roll`` to play ``dice``.
 
-        A pending double makes the doubled player the one to act (gnubg's ``turn``).
+        This is the one place the project turns a match state into Match ID fields; GNU
+        Backgammon's ``turn`` is the player who must act now. A pending double makes that the
+        doubled player. A pending resignation (``resigned`` 1..3: single, gammon, backgammon)
+        makes it the resigner's opponent, who accepts or rejects; the double stays marked as
+        offered. ``resigner`` defaults to the player who was to act, as gnubg's ``resign`` command
+        does (the player on roll, or the doubled player while a double awaits an answer).
 
         >>> MatchState.new_match(7).to_match_info(0).to_match_id()
         'MAHgAAAAAAAE'
+        >>> MatchState.new_match(7).to_match_info(0, resigned=1).to_match_id()
+        'MCngAAAAAAAE'
+
+        Raises :class:`GameStateError` for a player other than 0 or 1.
         """
         _check_player(player_on_roll)
         turn = player_on_roll if self.offered_by is None else 1 - self.offered_by
         if resigned:
-            turn = 1 - player_on_roll
+            if resigner is None:
+                resigner = turn
+            _check_player(resigner)
+            turn = 1 - resigner
         return MatchInfo(
             cube_value=self.cube_value,
             cube_owner=self.cube_owner,
