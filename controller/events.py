@@ -8,7 +8,10 @@ Event types and their ``data`` (players are 0 = White, the left-hand player of a
 =====================  =================================================================================
 ``match_started``      id (the match's id in the record), players [name0, name1], length (0 = money),
                        crawford, jacoby, beavers, variant ("backgammon" | "sheshbesh"), policy
-                       ("teaching" | "tournament" | "condone"), hints (bool)
+                       ("teaching" | "tournament" | "condone"), hints (bool); optional: clock
+                       {reserve ("per-point" | "fixed"), reserve_seconds, delay_seconds, delay
+                       ("simple" | "bronstein"), on_flag ("flag" | "lose")}, only when the match
+                       has a clock
 ``game_started``       game (1-based), score [s0, s1], crawford_game (bool)
 ``roll_off``           dice [white_die, black_die], first (player or null on a tie)
 ``dice_rolled``        player, dice [d1, d2]
@@ -33,9 +36,18 @@ Event types and their ``data`` (players are 0 = White, the left-hand player of a
 ``resign_refused``     player
 ``undo``               to_sequence (the event whose position is restored), position_id
 ``game_won``           game, winner, points, kind ("single" | "gammon" | "backgammon" | "pass" |
-                       "resign"), score [s0, s1] after the game
+                       "resign" | "time": the loser ran out of time and lost the match), score
+                       [s0, s1] after the game
 ``match_won``          winner, score [s0, s1]
+``clock_paused``       by ("director" | "button")
+``clock_resumed``      by ("director" | "button" | "restart": the referee resumed from the record;
+                       the time between the last event before it and this one is nobody's)
+``clock_flag``         player (whose reserve ran out), on_flag ("flag" | "lose"), at (the time it
+                       ran out, by the event times before it)
 =====================  =================================================================================
+
+The ``clock_*`` events exist only in a match with a clock (see :mod:`controller.referee.clock`):
+the clock itself is folded from every event's ``time``.
 """
 
 from __future__ import annotations
@@ -65,6 +77,9 @@ EVENT_TYPES: Final[frozenset[str]] = frozenset(
         "undo",
         "game_won",
         "match_won",
+        "clock_paused",
+        "clock_resumed",
+        "clock_flag",
     }
 )
 

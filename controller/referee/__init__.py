@@ -7,6 +7,7 @@
 ['Alice', 'Bob']
 """
 
+from controller.referee.clock import ClockSettings, ClockSettingsError, PauseClock
 from controller.referee.errors import RefereeError, RefereeInputError, ReplayError
 from controller.referee.messages import (
     BUTTONS,
@@ -35,6 +36,8 @@ __all__ = [
     "VARIANTS",
     "Board",
     "ButtonPressed",
+    "ClockSettings",
+    "ClockSettingsError",
     "Effect",
     "Input",
     "MatchSettings",
@@ -42,6 +45,7 @@ __all__ = [
     "NewMatch",
     "ObservationSeen",
     "PanelState",
+    "PauseClock",
     "Record",
     "Referee",
     "RefereeError",

@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from controller.events import Event
 from controller.lights.scene import DARK, Scene
+from controller.referee.clock import ClockSettings, PauseClock
 from controller.referee.errors import RefereeInputError
 from sheshbesh.observation import Observation
 
@@ -28,6 +29,8 @@ BUTTONS: Final[tuple[str, ...]] = (
     "resign",
     "accept",
     "reject",
+    "clock",
+    "pause",
 )
 
 
@@ -50,6 +53,8 @@ class MatchSettings:
     policy: str = "tournament"
     hints: bool = True
     match_id: str | None = None
+    #: the match clock (None: no clock, the default; nothing about a clock is then recorded)
+    clock: ClockSettings | None = None
 
     def __post_init__(self) -> None:
         if len(self.players) != 2 or not all(isinstance(p, str) and p for p in self.players):
@@ -72,7 +77,7 @@ class MatchSettings:
 
     def to_data(self, match_id: str) -> dict[str, Any]:
         """The ``match_started`` event data."""
-        return {
+        data: dict[str, Any] = {
             "id": match_id,
             "players": list(self.players),
             "length": self.length,
@@ -83,6 +88,9 @@ class MatchSettings:
             "policy": self.policy,
             "hints": self.hints,
         }
+        if self.clock is not None:
+            data["clock"] = self.clock.to_data()
+        return data
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> MatchSettings:
@@ -99,6 +107,7 @@ class MatchSettings:
                 policy=str(data.get("policy", "tournament")),
                 hints=bool(data.get("hints", True)),
                 match_id=data.get("id"),
+                clock=None if data.get("clock") is None else ClockSettings.from_data(data["clock"]),
             )
         except (IndexError, TypeError, ValueError) as error:
             raise RefereeInputError(
@@ -164,7 +173,7 @@ class Undo:
     to: int
 
 
-Input = ObservationSeen | ButtonPressed | Tick | NewMatch | Resign | Undo
+Input = ObservationSeen | ButtonPressed | Tick | NewMatch | Resign | Undo | PauseClock
 
 
 # -- effects -----------------------------------------------------------------------------------

@@ -52,6 +52,16 @@ from controller.lights.scene import (
     mover_location,
     turn_scene,
 )
+from controller.referee.clock import (
+    ClockState,
+    PauseClock,
+    clock_view,
+    flag,
+    pause,
+    resume,
+    start_clock,
+    switch,
+)
 from controller.referee.errors import RefereeInputError, ReplayError
 from controller.referee.judge import (
     MatchState,
@@ -139,6 +149,11 @@ class Referee:
         self._dice_seen_clear = False
         self._seen_dice: tuple[DieReading, ...] = ()
         self._turn_cache: TurnPlays | None = None
+        #: The match clock (None: the match has none), folded from the events like the rest.
+        self.timer: ClockState | None = None
+        # Set when rebuilt from the log: the time between the last recorded event and the restart
+        # (a power cut) is charged to nobody; the next input records when the clock went on.
+        self._clock_interrupted = False
 
     # -- building from the log ----------------------------------------------------------------
 
@@ -158,6 +173,7 @@ class Referee:
                 ) from error
             referee.last_sequence = max(referee.last_sequence, event.sequence)
         referee._refresh_lights()
+        referee._clock_interrupted = referee.timer is not None
         return referee
 
     # -- the one entry point ------------------------------------------------------------------
@@ -170,6 +186,8 @@ class Referee:
         self._effects = []
         self._says = []
         changed_before = self.last_sequence
+        if self.timer is not None:
+            self._keep_time()
         if isinstance(item, ObservationSeen):
             if item.observation.state != "settled":
                 return []
@@ -182,6 +200,8 @@ class Referee:
             self._offer_resignation(item.player, item.points)
         elif isinstance(item, Undo):
             self._undo(item.to)
+        elif isinstance(item, PauseClock):
+            self._pause_clock(item.paused, item.by, strict=True)
         elif not isinstance(item, Tick):
             raise RefereeInputError(f"the referee does not know what to do with {item!r}")
         self._follow_up()
@@ -220,6 +240,10 @@ class Referee:
             self.winner = None
             self.game = GameState()
             self._checkpoints = []
+            clock = self.settings.clock
+            self.timer = (
+                None if clock is None else start_clock(clock, self.settings.length, event.time)
+            )
         elif kind == "game_started":
             crawford = bool(data.get("crawford_game", False))
             self.crawford_done = self.crawford_done or crawford
@@ -366,6 +390,97 @@ class Referee:
             self._turn_cache = None
         if self.game.stale_dice != game.stale_dice and self.game.stale_dice is not None:
             self._dice_seen_clear = False
+        if self.timer is not None:
+            self.timer = self._clock_after(self.timer, event)
+
+    # -- the match clock ------------------------------------------------------------------------
+
+    def _clock_after(self, timer: ClockState, event: Event) -> ClockState:
+        """The clock after ``event`` (already folded into the game): whose time runs now."""
+        kind, when = event.type, event.time
+        if kind == "clock_paused":
+            timer = pause(timer, when)
+        elif kind == "clock_resumed":
+            timer = resume(timer, when)
+        elif kind == "clock_flag":
+            timer = flag(timer, int(event.data["player"]), when)
+        return switch(timer, self._clock_actor(), when)
+
+    def _clock_actor(self) -> int | None:
+        """Whose time runs in the state folded so far (None: nobody's)."""
+        game = self.game
+        if self.winner is not None or game.phase in (
+            "idle",
+            "roll_off",
+            "won",
+            "game_over",
+            "match_over",
+        ):
+            return None
+        if game.phase == "cube_offered" and game.offered_by is not None:
+            return 1 - game.offered_by
+        if game.phase == "resign_offered" and game.resign is not None:
+            return 1 - game.resign[0]
+        return game.turn
+
+    def _keep_time(self) -> None:
+        """Before any input: note a restart, and record a flag that fell since the last input."""
+        timer = self.timer
+        assert timer is not None
+        if self._clock_interrupted:
+            self._clock_interrupted = False
+            if timer.running is not None and not timer.paused and self.winner is None:
+                self._emit("clock_resumed", {"by": "restart"})
+                timer = self.timer
+                assert timer is not None
+        now = float(self.clock())
+        player = timer.flag_due(now)
+        if player is None or self.settings is None:
+            return
+        at = timer.flag_time()
+        on_flag = timer.settings.on_flag
+        self._emit(
+            "clock_flag",
+            {"player": player, "on_flag": on_flag, "at": at if at is not None else now},
+        )
+        text = f"{self._name(player)} has run out of time"
+        length = self.settings.length
+        if on_flag == "lose" and length and self.winner is None:
+            winner = 1 - player
+            score = list(self.score)
+            points = max(1, length - score[winner])
+            score[winner] += points
+            self._emit(
+                "game_won",
+                {
+                    "game": self.game.number,
+                    "winner": winner,
+                    "points": points,
+                    "kind": "time",
+                    "score": score,
+                },
+            )
+            text += f": {self._name(winner)} wins the match on time"
+        self._say(text)
+        self._message = {"kind": "info", "text": text, "locations": []}
+
+    def _pause_clock(self, paused: bool, by: str, *, strict: bool) -> None:
+        """Pause or resume the clock; ``strict`` (the panel) refuses what makes no sense."""
+        timer = self.timer
+        problem = None
+        if timer is None:
+            problem = "this match has no clock"
+        elif self.winner is not None:
+            problem = "the match is over"
+        elif timer.paused == paused:
+            problem = f"the clock is already {'paused' if paused else 'running'}"
+        if problem is not None:
+            if strict:
+                raise RefereeInputError(problem)
+            self._say(problem[0].upper() + problem[1:])
+            return
+        self._emit("clock_paused" if paused else "clock_resumed", {"by": by})
+        self._say("Clock paused" if paused else "Clock running")
 
     def _fold_play(self, game: GameState, data: Mapping[str, Any]) -> GameState:
         player = int(data["player"])
@@ -474,6 +589,11 @@ class Referee:
     def _on_button(self, pressed: str) -> None:
         game = self.game
         name = pressed.removesuffix("-hold")
+        if name == "pause":
+            self._pause_clock(not (self.timer and self.timer.paused), "button", strict=False)
+            return
+        if name == "clock":
+            name = "done"  # pressing the clock ends the turn, as picking up the dice does
         if name == "done":
             if game.phase in ("moving", "illegal") and self._last_board is not None:
                 self._judge_board(self._last_board, dice_visible=True, done=True)
@@ -1141,7 +1261,7 @@ class Referee:
             }
         if message is None and game.mismatch is not None:
             message = {"kind": "mismatch", "text": game.mismatch, "locations": []}
-        return {
+        snapshot: dict[str, Any] = {
             "match": {
                 "id": self.match_id,
                 "players": list(settings.players) if settings else ["White", "Black"],
@@ -1182,6 +1302,16 @@ class Referee:
             "lights": {name: light.value for name, light in self._lights.lit().items()},
             "status": {"phase": game.phase},
         }
+        if self.timer is not None:
+            clock = clock_view(self.timer, float(self.clock()))
+            lost = (
+                self.games[-1]["winner"]
+                if self.games and self.games[-1]["kind"] == "time"
+                else None
+            )
+            clock["lost_on_time"] = None if lost is None else 1 - lost
+            snapshot["clock"] = clock
+        return snapshot
 
 
 def _dice_of(observation: Observation) -> tuple[tuple[int, int] | None, bool]:

@@ -1,0 +1,292 @@
+"""The match clock: a tournament delay clock that runs itself from the referee's events.
+
+Rated over-the-board play uses a delay clock: each player has a reserve for the whole match and,
+every time their clock starts, a delay during which the reserve does not fall. The referee already
+knows whose time is running, so nobody has to press anything:
+
+* the mover's time runs from the moment their turn begins (the opening roll seen, or the
+  opponent's play recorded when the dice are picked up) until their own play is recorded;
+* while a double (or a resignation) waits for an answer, the answering player's time runs; after a
+  take the doubler's time runs again, with a fresh delay;
+* before a game's opening roll, between games and after the match, nobody's time runs;
+* a director may pause and resume the clock; a paused clock charges nobody.
+
+Delay kinds, for a turn that used ``t`` seconds with a delay of ``d``:
+
+* ``simple`` (US delay): the reserve stands still for the first ``d`` seconds, then falls;
+* ``bronstein``: the reserve falls at once, and ``min(t, d)`` is given back when the turn ends.
+
+Both charge a finished turn ``max(0, t - d)``; they differ in what the display shows during the
+turn and in when a flag falls: with Bronstein a player whose reserve is shorter than the turn runs
+out during the turn even though the delay would have covered it.
+
+Time is an input like any other. This module never reads the wall clock: every function takes the
+time (the recorded time of the event being folded, or the referee's injected clock), so a record
+replays to exactly the same remaining times, and tests run instantly. Stdlib only.
+
+>>> rules = ClockSettings(reserve="fixed", reserve_seconds=60, delay_seconds=10)
+>>> clock = start_clock(rules, length=1, time=0.0)
+>>> clock = switch(clock, 0, time=100.0)     # White's turn begins
+>>> clock.remaining(125.0)                   # 25 s used: 10 s of delay, 15 s of reserve
+(45.0, 60.0)
+>>> clock = switch(clock, 1, time=125.0)     # White's play is recorded: Black's turn
+>>> clock.reserve
+(45.0, 60.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+RESERVE_KINDS: Final[tuple[str, ...]] = ("per-point", "fixed")
+DELAY_KINDS: Final[tuple[str, ...]] = ("simple", "bronstein")
+ON_FLAG: Final[tuple[str, ...]] = ("flag", "lose")
+#: Who may pause or resume the clock (recorded in the event): the panel's admin page (behind the
+#: PIN), the ``pause`` button on the board, or the program itself when it resumes after a restart.
+CLOCK_SOURCES: Final[tuple[str, ...]] = ("director", "button", "restart")
+#: Upper bounds that keep a typo from making a clock nobody can run out (or a negative one).
+MAX_RESERVE_SECONDS: Final[float] = 24 * 3600.0
+MAX_DELAY_SECONDS: Final[float] = 600.0
+
+
+class ClockSettingsError(ValueError):
+    """A clock setting that makes no sense; the message names it."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClockSettings:
+    """How a match's clock runs. Raises :class:`ClockSettingsError` naming a bad setting.
+
+    ``reserve`` is ``"per-point"`` (``reserve_seconds`` for every point of the match length; a
+    money session counts as one point) or ``"fixed"`` (``reserve_seconds`` for the whole match).
+    ``on_flag`` is ``"flag"`` (the flag is recorded and shown; play goes on for the director to
+    decide) or ``"lose"`` (the flagged player loses the match on time; in a money session, which
+    has no match to lose, a flag is only recorded).
+
+    >>> ClockSettings().reserve_for(7)
+    840.0
+    """
+
+    reserve: str = "per-point"
+    reserve_seconds: float = 120.0
+    delay_seconds: float = 12.0
+    delay: str = "simple"
+    on_flag: str = "flag"
+
+    def __post_init__(self) -> None:
+        if self.reserve not in RESERVE_KINDS:
+            raise ClockSettingsError(
+                f"clock reserve {self.reserve!r} is not one of {', '.join(RESERVE_KINDS)}"
+            )
+        if self.delay not in DELAY_KINDS:
+            raise ClockSettingsError(
+                f"clock delay {self.delay!r} is not one of {', '.join(DELAY_KINDS)}"
+            )
+        if self.on_flag not in ON_FLAG:
+            raise ClockSettingsError(
+                f"clock on_flag {self.on_flag!r} is not one of {', '.join(ON_FLAG)}"
+            )
+        _seconds("reserve_seconds", self.reserve_seconds, MAX_RESERVE_SECONDS, positive=True)
+        _seconds("delay_seconds", self.delay_seconds, MAX_DELAY_SECONDS, positive=False)
+
+    def reserve_for(self, length: int) -> float:
+        """Each player's reserve for a match of ``length`` points (0: a money session)."""
+        if self.reserve == "fixed":
+            return float(self.reserve_seconds)
+        return float(self.reserve_seconds) * max(int(length), 1)
+
+    def to_data(self) -> dict[str, Any]:
+        """The settings as plain JSON (kept in the ``match_started`` event)."""
+        return {
+            "reserve": self.reserve,
+            "reserve_seconds": float(self.reserve_seconds),
+            "delay_seconds": float(self.delay_seconds),
+            "delay": self.delay,
+            "on_flag": self.on_flag,
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> ClockSettings:
+        """Read :meth:`to_data` back; raises :class:`ClockSettingsError` naming what is wrong."""
+        if not isinstance(data, Mapping):
+            raise ClockSettingsError(f"clock settings must be a table, not {data!r}")
+        unknown = sorted(
+            set(data) - {"reserve", "reserve_seconds", "delay_seconds", "delay", "on_flag"}
+        )
+        if unknown:
+            raise ClockSettingsError(f"unknown clock setting(s): {', '.join(unknown)}")
+        defaults = cls()
+        return cls(
+            reserve=data.get("reserve", defaults.reserve),
+            reserve_seconds=data.get("reserve_seconds", defaults.reserve_seconds),
+            delay_seconds=data.get("delay_seconds", defaults.delay_seconds),
+            delay=data.get("delay", defaults.delay),
+            on_flag=data.get("on_flag", defaults.on_flag),
+        )
+
+
+def _seconds(name: str, value: Any, most: float, *, positive: bool) -> None:
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if not number or not math.isfinite(value) or value < 0 or (positive and value == 0):
+        wanted = "more than 0" if positive else "0 or more"
+        raise ClockSettingsError(
+            f"clock {name} must be a number of seconds {wanted}, not {value!r}"
+        )
+    if value > most:
+        raise ClockSettingsError(f"clock {name} = {value!r} is more than {most:g} seconds")
+
+
+@dataclass(frozen=True, slots=True)
+class ClockState:
+    """The clock after the events folded so far.
+
+    ``reserve`` is each player's reserve before the turn now running; ``running`` is whose time
+    runs (None: nobody's); ``total`` is the reserve each had at the start; ``used`` is how long that turn has run up to ``since``, the recorded
+    time the clock was last brought up to date. ``flagged`` players have run out of reserve.
+    """
+
+    settings: ClockSettings
+    reserve: tuple[float, float]
+    total: float = 0.0
+    running: int | None = None
+    since: float = 0.0
+    used: float = 0.0
+    paused: bool = False
+    flagged: tuple[bool, bool] = (False, False)
+
+    def turn_used(self, now: float) -> float:
+        """Seconds the running turn has used by ``now`` (0 when nobody's time runs)."""
+        if self.running is None:
+            return 0.0
+        if self.paused:
+            return self.used
+        return self.used + max(0.0, now - self.since)
+
+    def remaining(self, now: float) -> tuple[float, float]:
+        """Each player's reserve as a clock would show it at ``now`` (never below 0)."""
+        values = list(self.reserve)
+        if self.running is not None:
+            used = self.turn_used(now)
+            delay = self.settings.delay_seconds
+            fall = used if self.settings.delay == "bronstein" else max(0.0, used - delay)
+            values[self.running] = max(0.0, values[self.running] - fall)
+        return values[0], values[1]
+
+    def delay_left(self, now: float) -> float:
+        """What is left of the running turn's delay at ``now`` (0 when nobody's time runs)."""
+        if self.running is None:
+            return 0.0
+        return max(0.0, self.settings.delay_seconds - self.turn_used(now))
+
+    def flag_due(self, now: float) -> int | None:
+        """The running player if their reserve has run out by ``now`` and is not yet flagged."""
+        player = self.running
+        if player is None or self.paused or self.flagged[player]:
+            return None
+        return player if self.remaining(now)[player] <= 0.0 else None
+
+    def flag_time(self) -> float | None:
+        """The recorded time at which the running player's reserve runs out, if nothing changes."""
+        player = self.running
+        if player is None or self.paused or self.flagged[player]:
+            return None
+        allowance = self.reserve[player] - self.used
+        if self.settings.delay == "simple":
+            allowance += self.settings.delay_seconds
+        return self.since + max(0.0, allowance)
+
+
+def start_clock(settings: ClockSettings, length: int, time: float) -> ClockState:
+    """The clock at the start of a match of ``length`` points: full reserves, nobody running."""
+    reserve = settings.reserve_for(length)
+    return ClockState(settings, (reserve, reserve), total=reserve, since=time)
+
+
+def settle(state: ClockState, time: float) -> ClockState:
+    """Bring the running turn's time used up to ``time`` (an event's recorded time)."""
+    if state.running is None or state.paused:
+        return replace(state, since=max(state.since, time))
+    return replace(state, used=state.turn_used(time), since=max(state.since, time))
+
+
+def switch(state: ClockState, to: int | None, time: float) -> ClockState:
+    """Start ``to``'s time (None: nobody's) at ``time``; the running turn, if another's, ends.
+
+    A turn that ends is charged ``max(0, used - delay)``; the next one starts with a fresh delay.
+    """
+    state = settle(state, time)
+    if to == state.running:
+        return state
+    reserve = list(state.reserve)
+    if state.running is not None:
+        reserve[state.running] = _remaining_after_turn(state)
+    return replace(state, reserve=(reserve[0], reserve[1]), running=to, used=0.0, since=time)
+
+
+def _remaining_after_turn(state: ClockState) -> float:
+    assert state.running is not None
+    charge = max(0.0, state.used - state.settings.delay_seconds)
+    return max(0.0, state.reserve[state.running] - charge)
+
+
+def pause(state: ClockState, time: float) -> ClockState:
+    """Stop charging anyone from ``time`` on (whose turn it is stays known)."""
+    return replace(settle(state, time), paused=True)
+
+
+def resume(state: ClockState, time: float) -> ClockState:
+    """Charge the running turn again from ``time``; the time in between is nobody's."""
+    return replace(state, paused=False, since=time)
+
+
+def flag(state: ClockState, player: int, time: float) -> ClockState:
+    """``player``'s reserve has run out: it shows 0 from now on."""
+    state = settle(state, time)
+    reserve = list(state.reserve)
+    reserve[player] = 0.0
+    flagged = list(state.flagged)
+    flagged[player] = True
+    used = state.used
+    if state.running == player and state.settings.delay == "bronstein":
+        used = 0.0  # the reserve is already 0; nothing more to charge this turn
+    return replace(
+        state, reserve=(reserve[0], reserve[1]), flagged=(flagged[0], flagged[1]), used=used
+    )
+
+
+def clock_view(state: ClockState, now: float) -> dict[str, Any]:
+    """The clock as the panel draws it, at ``now`` (plain JSON; see ``web.state``)."""
+    remaining = state.remaining(now)
+    settings = state.settings
+    return {
+        "remaining": [round(remaining[0], 3), round(remaining[1], 3)],
+        "running": state.running,
+        "paused": state.paused,
+        "flagged": list(state.flagged),
+        "delay_left": round(state.delay_left(now), 3),
+        "delay_seconds": float(settings.delay_seconds),
+        "delay_kind": settings.delay,
+        "reserve": state.total,
+        "on_flag": settings.on_flag,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class PauseClock:
+    """Input for the referee: pause (``paused=True``) or resume the match clock.
+
+    ``by`` says who asked (one of :data:`CLOCK_SOURCES` but ``"restart"``, which only the referee
+    itself records); it is kept in the event so a dispute can be settled from the record.
+    """
+
+    paused: bool
+    by: str = "director"
+
+    def __post_init__(self) -> None:
+        if self.by not in ("director", "button"):
+            raise ClockSettingsError(
+                f"a clock pause comes from the director or a button, not {self.by!r}"
+            )
