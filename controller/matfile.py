@@ -48,7 +48,6 @@ from typing import Any, Final
 from controller.events import Event
 from controller.rules import (
     Dice,
-    MatchInfo,
     MatchState,
     Play,
     Position,
@@ -917,19 +916,8 @@ class _Replayer:
         return _GameAbandoned()
 
     def match_id(self, player: int, dice: tuple[int, int]) -> str:
-        state = self.state
-        return MatchInfo(
-            cube_value=state.cube_value,
-            cube_owner=state.cube_owner,
-            player_on_roll=player,
-            crawford=state.is_crawford_game,
-            game_state=1,
-            turn=player,
-            dice=dice,
-            match_length=state.length,
-            score=state.score,
-            jacoby=state.is_money and state.jacoby,
-        ).to_match_id()
+        # No double is pending when a play is made: the replay refuses one before this is asked.
+        return self.state.to_match_info(player, dice).to_match_id()
 
     def jacoby_hint(self, claimed: int, allowed: int) -> str:
         """A pointer to the Jacoby rule when it is what makes the file's points look wrong."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from controller.analysis.errors import AnalysisInputError
-from controller.rules.ids import MatchInfo
+from controller.rules.match import MatchState
 
 #: The cube's place seen from the player on roll, as engines name it.
 OwnerView = Literal["centered", "player", "opponent"]
@@ -170,17 +170,15 @@ class MatchContext:
         'MAHgAAAAAAAE'
         """
         _check_player(player)
-        return MatchInfo(
+        state = MatchState(
+            length=self.length,
+            score=self.score,
+            is_crawford_game=self.crawford_game,
             cube_value=self.cube_value,
             cube_owner=self.cube_owner,
-            player_on_roll=player,
-            crawford=self.crawford_game,
-            turn=player,
-            dice=dice or (0, 0),
-            match_length=self.length,
-            score=self.score,
             jacoby=self.jacoby,
-        ).to_match_id()
+        )
+        return state.to_match_info(player, dice or (0, 0)).to_match_id()
 
     def after_take(self, taker: int) -> MatchContext:
         """The context once ``taker`` has accepted a double: cube doubled, on the taker's side."""
