@@ -121,8 +121,9 @@ def create_app(
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
-    from web import admin, analysis, api, board, events, matches, scoreboard, views
+    from web import admin, analysis, api, board, events, i18n, matches, scoreboard, views
 
+    i18n.init_app(app)
     views.register_template_helpers(app)
     for blueprint in (
         scoreboard.bp,

@@ -1,0 +1,78 @@
+"""The languages the panel and the referee speak, and the one place their catalogues live.
+
+Standard library only, so the referee's side can use it too: the catalogues are ordinary gettext
+ones (``sheshbesh/locale/<language>/LC_MESSAGES/messages.po``, compiled to ``.mo`` beside them by
+``make catalogues``), read here with :mod:`gettext` and by the panel through Flask-Babel.
+
+>>> direction("he"), direction("cs")
+('rtl', 'ltr')
+>>> translations("cs").gettext("Scoreboard")
+'Výsledky'
+>>> check_language("fr")
+Traceback (most recent call last):
+...
+sheshbesh.language.LanguageError: language 'fr' is not one of en, he, ar, cs
+"""
+
+from __future__ import annotations
+
+import gettext
+from pathlib import Path
+from typing import Final, Literal
+
+from sheshbesh.errors import SheshbeshError
+
+#: The complete languages, English (the source language) first.
+LANGUAGES: Final[tuple[str, ...]] = ("en", "he", "ar", "cs")
+#: Each language's name as its readers write it (what the panel's switch shows).
+LANGUAGE_NAMES: Final[dict[str, str]] = {
+    "en": "English",
+    "he": "עברית",
+    "ar": "العربية",
+    "cs": "Čeština",
+}
+#: Languages read right to left.
+RIGHT_TO_LEFT: Final[frozenset[str]] = frozenset({"he", "ar"})
+#: The folder of the catalogues, shared by the panel (Flask-Babel) and the referee (gettext).
+LOCALE_DIR: Final[Path] = Path(__file__).resolve().parent / "locale"
+#: The gettext domain: one catalogue per language for every text.
+DOMAIN: Final = "messages"
+DEFAULT_LANGUAGE: Final = "en"
+
+
+class LanguageError(SheshbeshError, ValueError):
+    """A language code that is not one of :data:`LANGUAGES`."""
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogues without translating it yet (it is translated where shown)."""
+    return message
+
+
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a singular and plural pair for the catalogues, like ``ngettext`` without a count."""
+    return singular, plural
+
+
+def check_language(code: str) -> str:
+    """``code`` when it is one of :data:`LANGUAGES`; raises :class:`LanguageError` otherwise."""
+    if code not in LANGUAGES:
+        raise LanguageError(f"language {code!r} is not one of {', '.join(LANGUAGES)}")
+    return code
+
+
+def direction(language: str) -> Literal["rtl", "ltr"]:
+    """``"rtl"`` for a language read right to left, ``"ltr"`` otherwise."""
+    return "rtl" if language in RIGHT_TO_LEFT else "ltr"
+
+
+def translations(language: str) -> gettext.NullTranslations:
+    """The compiled catalogue of ``language`` through the standard library's :mod:`gettext`.
+
+    English (and a catalogue not compiled yet) gives the texts unchanged. Raises
+    :class:`LanguageError` for a language that is not one of :data:`LANGUAGES`.
+    """
+    check_language(language)
+    if language == DEFAULT_LANGUAGE:
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, str(LOCALE_DIR), [language], fallback=True)

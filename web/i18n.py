@@ -1,0 +1,122 @@
+"""The panel's languages: Flask-Babel over the shared catalogues, the language of each page, the switch.
+
+Which language a page is in, first that applies:
+
+1. the viewer's own choice on the panel's language switch (remembered in a cookie for a year);
+2. the table's default, ``[panel] language`` in the config (``LANGUAGE`` in the app's settings):
+   the café's language, which the TV across the room shows whatever its browser says;
+3. the browser's ``Accept-Language``;
+4. English.
+
+Texts are marked with ``_()`` in templates and Python (``from flask_babel import gettext as _``);
+the referee's sentences, written in English by the standard-library referee, are translated here
+through :mod:`sheshbesh.phrases`.
+
+>>> from flask import Flask
+>>> app = Flask(__name__)
+>>> init_app(app)
+>>> with app.test_request_context(headers={"Accept-Language": "he-IL,he;q=0.9,en;q=0.5"}):
+...     page_language(), page_direction()
+('he', 'rtl')
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, current_app, redirect, request
+from flask_babel import Babel, get_locale, get_translations
+from werkzeug.exceptions import NotFound
+from werkzeug.wrappers import Response as BaseResponse
+
+from sheshbesh.language import (
+    DEFAULT_LANGUAGE,
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    LOCALE_DIR,
+    check_language,
+    direction,
+)
+from sheshbesh.phrases import translate_sentence
+
+__all__ = ["COOKIE", "init_app", "page_direction", "page_language", "select_language"]
+
+#: The cookie that remembers a viewer's choice of language.
+COOKIE = "sheshbesh_language"
+COOKIE_SECONDS = 365 * 24 * 3600
+
+bp = Blueprint("language", __name__)
+
+
+def select_language() -> str:
+    """The language of this request's page (see the module's precedence)."""
+    chosen = request.cookies.get(COOKIE, "")
+    if chosen in LANGUAGES:
+        return chosen
+    table_default = current_app.config.get("LANGUAGE") or ""
+    if table_default in LANGUAGES:
+        return str(table_default)
+    return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+
+
+def page_language() -> str:
+    """The language code for ``<html lang>``."""
+    locale = get_locale()
+    return locale.language if locale is not None else DEFAULT_LANGUAGE
+
+
+def page_direction() -> str:
+    """``rtl`` or ``ltr`` for ``<html dir>``."""
+    return direction(page_language())
+
+
+def referee_text(text: str) -> str:
+    """One of the referee's English sentences in the page's language (unchanged if unknown)."""
+    return translate_sentence(text, get_translations())
+
+
+def _safe_target(target: str) -> str:
+    """A path on this site to go back to; anything else (another site, a scheme) is the home page."""
+    if not target.startswith("/") or target.startswith(("//", "/\\")):
+        return "/"
+    return target
+
+
+@bp.get("/language/<code>")
+def choose(code: str) -> BaseResponse:
+    """Remember the viewer's language in a cookie and go back to the page they came from."""
+    if code not in LANGUAGES:
+        raise NotFound(description=f"no language {code!r}; the panel speaks {', '.join(LANGUAGES)}")
+    response = redirect(_safe_target(request.args.get("next", "")))
+    response.set_cookie(
+        COOKIE,
+        check_language(code),
+        max_age=COOKIE_SECONDS,
+        samesite="Lax",
+        httponly=True,
+        secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")),
+    )
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Install Flask-Babel on ``app`` with the shared catalogues, the switch and template helpers.
+
+    Raises :class:`sheshbesh.language.LanguageError` for a ``LANGUAGE`` setting that is not one
+    of the panel's languages.
+    """
+    table_default = app.config.get("LANGUAGE") or ""
+    if table_default:
+        check_language(str(table_default))
+    Babel(
+        app,
+        default_locale=DEFAULT_LANGUAGE,
+        default_translation_directories=str(LOCALE_DIR),
+        locale_selector=select_language,
+    )
+    app.register_blueprint(bp)
+    app.jinja_env.globals.update(
+        page_language=page_language,
+        page_direction=page_direction,
+        referee_text=referee_text,
+        languages=LANGUAGES,
+        language_names=LANGUAGE_NAMES,
+    )
