@@ -756,8 +756,8 @@ class _EventReader:
             return
         if kind in ("roll_off", "dice_rolled", "illegal_play", "board_mismatch", "board_restored"):
             return  # a play event carries its dice; illegal plays are corrected or condoned as plays
-        if kind in ("cube_refused", "resign_refused", "match_won"):
-            return
+        if kind in ("cube_refused", "resign_refused", "match_won") or kind.startswith("clock_"):
+            return  # the clock's events (pause, flag) are not part of the play
         game = self.games[-1] if self.games else None
         if game is None:
             self.problem(label, "before any game_started event")
@@ -782,7 +782,7 @@ class _EventReader:
                 )
                 return
             game.winner, game.points = int(winner), points
-            if data.get("kind") == "resign":
+            if data.get("kind") in ("resign", "time"):  # no word for either: ends as resigned
                 resigner = game.resigner if game.resigner is not None else 1 - int(winner)
                 game.actions.append((sequence, Action(resigner, "resign")))
             return
