@@ -119,6 +119,22 @@ class NetworkConfig:
 
 
 @dataclass(frozen=True)
+class ClockConfig:
+    #: run a tournament delay clock from the board's events (off: nothing about a clock is recorded)
+    enabled: bool = False
+    #: "per-point" (reserve_seconds for each point of the match length) or "fixed" (for the match)
+    reserve: str = "per-point"
+    #: seconds of reserve, per point or for the whole match as ``reserve`` says
+    reserve_seconds: float = 120.0
+    #: seconds of delay each time a player's time starts
+    delay_seconds: float = 12.0
+    #: "simple" (the reserve waits out the delay) or "bronstein" (the delay is given back after)
+    delay: str = "simple"
+    #: when a reserve runs out: "flag" (show it; the director decides) or "lose" (the match is lost)
+    on_flag: str = "flag"
+
+
+@dataclass(frozen=True)
 class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     vision: VisionConfig = field(default_factory=VisionConfig)
@@ -129,6 +145,7 @@ class Config:
     record: RecordConfig = field(default_factory=RecordConfig)
     analysis: AnalysisConfig = field(default_factory=AnalysisConfig)
     network: NetworkConfig = field(default_factory=NetworkConfig)
+    clock: ClockConfig = field(default_factory=ClockConfig)
 
 
 _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
@@ -137,6 +154,9 @@ _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("lights", "kind"): ("none", "fake", "pins", "serial"),
     ("buttons", "kind"): ("none", "fake", "pins", "serial"),
     ("analysis", "level"): ("0ply", "1ply", "2ply"),
+    ("clock", "reserve"): ("per-point", "fixed"),
+    ("clock", "delay"): ("simple", "bronstein"),
+    ("clock", "on_flag"): ("flag", "lose"),
 }
 
 
@@ -149,6 +169,8 @@ _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("vision", "settle_seconds"): (0, 60),
     ("match", "length"): (0, 64),
     ("panel", "port"): (0, 65535),
+    ("clock", "reserve_seconds"): (1, 24 * 3600),
+    ("clock", "delay_seconds"): (0, 600),
 }
 
 

@@ -33,10 +33,12 @@ from controller.record import Record as EventLog
 from controller.record import RecordError
 from controller.referee import (
     ButtonPressed,
+    ClockSettings,
     Input,
     MatchSettings,
     NewMatch,
     PanelState,
+    PauseClock,
     Record,
     Referee,
     Resign,
@@ -82,6 +84,8 @@ class Runner:
         self.panels = list(panels)
         self.speak = speak
         self.view_errors = 0
+        #: the clock a new match gets when its settings name none (``[clock]`` of the config)
+        self.match_clock: ClockSettings | None = None
         # The camera loop, the buttons and the panel's admin page feed from different threads.
         self._lock = threading.RLock()
 
@@ -93,12 +97,17 @@ class Runner:
         lights: Iterable[LightsSink] = (),
         panels: Iterable[PanelSink] = (),
         speak: Callable[[str], None] | None = None,
+        match_clock: ClockSettings | None = None,
     ) -> Runner:
         """A runner whose referee is where the log's current match left off.
+
+        ``match_clock``: the clock new matches get unless their settings say otherwise. A match
+        in progress keeps the clock its own ``match_started`` event recorded.
 
         Raises :class:`controller.referee.ReplayError` for a log that cannot be folded.
         """
         runner = cls(_rebuild(record, clock), record, lights, panels, speak)
+        runner.match_clock = match_clock
         runner.feed(Tick(float(clock())))
         return runner
 
@@ -148,7 +157,10 @@ class Runner:
 
         Raises :class:`controller.referee.RefereeInputError` naming a bad setting.
         """
-        self.feed(NewMatch(MatchSettings.from_data(settings)))
+        data = dict(settings)
+        if self.match_clock is not None and "clock" not in data:
+            data["clock"] = self.match_clock.to_data()
+        self.feed(NewMatch(MatchSettings.from_data(data)))
 
     def resign(self, player: int, points: int) -> None:
         """``player`` offers to resign a single (1), gammon (2) or backgammon (3)."""
@@ -157,6 +169,14 @@ class Runner:
     def undo(self) -> None:
         """Take back the last play of the game in progress."""
         self.feed(ButtonPressed("undo"))
+
+    def pause_clock(self, paused: bool) -> None:
+        """The director pauses (True) or resumes (False) the match clock.
+
+        Raises :class:`controller.referee.RefereeInputError` when the match has no clock or the
+        clock is already so.
+        """
+        self.feed(PauseClock(paused, "director"))
 
     def feed_all(self, items: Iterable[Input]) -> list[Event]:
         """Feed many inputs in order; returns every event recorded."""

@@ -153,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
     from controller.lights import LightsError, open_buttons, open_lights
     from controller.record import Record, RecordError
     from controller.referee import ButtonPressed
+    from controller.referee.clock import settings_from_config
     from controller.runner import Runner, favour_the_referee
     from controller.vision_adapter import VisionReader
     from vision.errors import VisionError
@@ -247,7 +248,13 @@ def run(args: argparse.Namespace) -> int:
     if panel_wanted:
         favour_the_referee()
     try:
-        runner = Runner.resume(record, clock=lambda: now[0], lights=[lights], panels=panels)
+        runner = Runner.resume(
+            record,
+            clock=lambda: now[0],
+            lights=[lights],
+            panels=panels,
+            match_clock=settings_from_config(config.clock),
+        )
         runner_box.append(runner)
         room.follow_director(link, runner)
         if (

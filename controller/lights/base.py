@@ -15,7 +15,18 @@ from typing import Any, Final, Protocol, runtime_checkable
 from controller.lights.errors import ButtonError
 from controller.lights.scene import Scene
 
-BUTTON_NAMES: Final[tuple[str, ...]] = ("done", "double", "take", "pass", "undo", "resign")
+#: ``clock`` ends the turn as ``done`` does (for rooms used to pressing a clock); ``pause`` pauses
+#: or resumes the match clock (a director's call).
+BUTTON_NAMES: Final[tuple[str, ...]] = (
+    "done",
+    "double",
+    "take",
+    "pass",
+    "undo",
+    "resign",
+    "clock",
+    "pause",
+)
 HOLD_SUFFIX: Final[str] = "-hold"
 
 PressCallback = Callable[[str], None]

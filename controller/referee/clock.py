@@ -290,3 +290,17 @@ class PauseClock:
             raise ClockSettingsError(
                 f"a clock pause comes from the director or a button, not {self.by!r}"
             )
+
+
+def settings_from_config(section: Any) -> ClockSettings | None:
+    """The config's ``[clock]`` section (``controller.config.ClockConfig``) as the settings new
+    matches get, or None when the clock is off. Raises :class:`ClockSettingsError`."""
+    if not section.enabled:
+        return None
+    return ClockSettings(
+        reserve=section.reserve,
+        reserve_seconds=section.reserve_seconds,
+        delay_seconds=section.delay_seconds,
+        delay=section.delay,
+        on_flag=section.on_flag,
+    )

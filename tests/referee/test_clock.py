@@ -331,3 +331,35 @@ def test_clock_settings_refuse_nonsense_by_name() -> None:
 def test_time_never_runs_backwards_on_a_clock_that_jumps() -> None:
     clock = switch(start_clock(ClockSettings(delay_seconds=0), 1, 100.0), 0, 100.0)
     assert clock.remaining(90.0) == (120.0, 120.0)
+
+
+def test_the_config_clock_section_is_checked_and_reaches_new_matches(tmp_path: Path) -> None:
+    from controller.config import ConfigError, config_from_dict
+    from controller.referee.clock import settings_from_config
+
+    assert settings_from_config(config_from_dict({}).clock) is None  # off by default
+    for bad, words in [
+        ({"delay": "fischer"}, "[clock] delay is 'fischer'"),
+        ({"reserve_seconds": 0}, "[clock] reserve_seconds = 0.0 is out of range"),
+        ({"on_flag": "shout"}, "choose one of flag, lose"),
+        ({"enabled": "yes"}, "[clock] enabled must be true or false"),
+    ]:
+        with pytest.raises(ConfigError) as caught:
+            config_from_dict({"clock": bad})
+        assert words in str(caught.value)
+    config = config_from_dict(
+        {"clock": {"enabled": True, "reserve": "fixed", "reserve_seconds": 900, "on_flag": "lose"}}
+    )
+    rules = settings_from_config(config.clock)
+    assert rules == ClockSettings(reserve="fixed", reserve_seconds=900.0, on_flag="lose")
+    now = [0.0]
+    with Record(tmp_path / "board.sqlite") as log:
+        runner = Runner.resume(log, clock=lambda: now[0], match_clock=rules)
+        runner.new_match({"players": ["Ada", "Boris"], "length": 5, "match_id": "m"})
+        started = log.events("m")[0]
+        assert started.data["clock"]["reserve_seconds"] == 900.0
+        assert runner.referee.snapshot()["clock"]["remaining"] == [900.0, 900.0]
+        runner.pause_clock(True)
+        with pytest.raises(RefereeInputError, match="already paused"):
+            runner.pause_clock(True)
+        assert log.events("m")[-1].data == {"by": "director"}
