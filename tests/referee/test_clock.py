@@ -355,7 +355,7 @@ def test_the_config_clock_section_is_checked_and_reaches_new_matches(tmp_path: P
     now = [0.0]
     with Record(tmp_path / "board.sqlite") as log:
         runner = Runner.resume(log, clock=lambda: now[0], match_clock=rules)
-        runner.new_match({"players": ["Ada", "Boris"], "length": 5, "match_id": "m"})
+        runner.new_match({"players": ["Ada", "Boris"], "length": 5, "id": "m"})
         started = log.events("m")[0]
         assert started.data["clock"]["reserve_seconds"] == 900.0
         assert runner.referee.snapshot()["clock"]["remaining"] == [900.0, 900.0]
