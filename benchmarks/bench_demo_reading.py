@@ -25,7 +25,7 @@ def main() -> None:
 
     from controller.director import FAST_TIMING, direct_match
     from controller.matfile import read_mat
-    from controller.vision_adapter import Stage, calibrated_reader
+    from controller.stage import Stage, calibrated_reader
     from vision.reader import read_board
 
     root = Path(__file__).resolve().parents[1]

@@ -27,7 +27,7 @@ from controller.matfile import MatchFile
 from controller.record import Record
 from controller.referee import ButtonPressed, MatchSettings, NewMatch
 from controller.runner import PanelSink, Runner
-from controller.vision_adapter import DemoControls, Image, Stage, calibrated_reader
+from controller.stage import DemoControls, Image, Stage, calibrated_reader
 from vision.render import SceneError
 
 

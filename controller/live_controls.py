@@ -9,6 +9,7 @@ import numpy as np
 
 from controller.app import Table
 from controller.runner import Runner
+from controller.vision_adapter import VisionReader, jpeg
 
 
 class RunnerControls:
@@ -36,7 +37,6 @@ class LiveControls(RunnerControls):
         self.calibration_path = calibration_path
 
     def set_corners(self, corners: list[tuple[float, float]]) -> None:
-        from controller.vision_adapter import VisionReader
         from vision.field_board import calibrate_field
 
         image = self.table.status.latest_frame
@@ -50,13 +50,10 @@ class LiveControls(RunnerControls):
         self.table.reader = VisionReader(calibration, settle)
 
     def latest_frame(self) -> bytes | None:
-        from controller.vision_adapter import jpeg
-
         image = self.table.status.latest_frame
         return None if image is None else jpeg(np.asarray(image))
 
     def calibration_overlay(self) -> bytes | None:
-        from controller.vision_adapter import VisionReader, jpeg
         from vision.field_board import FieldCalibration
         from vision.overlay import draw_calibration, draw_field
 

@@ -29,7 +29,7 @@ from controller.referee.referee import doublets_counts
 from controller.rules import Dice
 from controller.rules.sheshbesh import SheshBeshGame
 from controller.runner import Runner
-from controller.vision_adapter import Image, Stage, calibrated_reader
+from controller.stage import Image, Stage, calibrated_reader
 from vision.render import DieSpec, Scene, render
 
 Half = Literal["left", "right"]

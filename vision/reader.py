@@ -27,9 +27,9 @@ from sheshbesh.observation import CubeReading, DieReading, FrameState, Observati
 from vision.calibration import RECTIFIED_SCALE, Calibration
 from vision.checkers import SlotEvidence, count_checkers, light_change
 from vision.config import ReaderConfig
+from vision.cube_face import cube_face_image
 from vision.images import Image, check_image
 from vision.layout import CUBE_FACES, BoardLayout
-from vision.render import cube_face_image
 
 FloatArray = npt.NDArray[np.float64]
 #: pixels per board unit of the close-up patches in which pips and cube faces are read

@@ -22,11 +22,12 @@ import numpy as np
 import numpy.typing as npt
 
 from sheshbesh.locations import BAR_LOCATIONS, CUBE_PLACES, LOCATIONS, OFF_LOCATIONS
+from vision.cube_face import BGR, cube_face_image
+from vision.cube_face import shade as _shade
 from vision.errors import VisionError
 from vision.layout import CUBE_FACES, BoardLayout
 
 Image = npt.NDArray[np.uint8]
-BGR = tuple[int, int, int]
 FRAME_SIZE: tuple[int, int] = (1280, 720)
 _CANVAS_SCALE = 800.0  # canvas pixels per board unit before the camera warp
 _SHIFT = 4
@@ -395,14 +396,6 @@ def _draw_board(canvas: Image, style: Style) -> None:
         cv2.fillPoly(canvas, [_poly(layout, triangle)], colour, cv2.LINE_AA, _SHIFT)
 
 
-def _shade(colour: BGR, factor: float) -> BGR:
-    return (
-        int(min(255, colour[0] * factor)),
-        int(min(255, colour[1] * factor)),
-        int(min(255, colour[2] * factor)),
-    )
-
-
 def _rim_colour(colour: BGR) -> BGR:
     if sum(colour) > 300:
         return _shade(colour, 0.62)
@@ -603,32 +596,6 @@ def _rotate(vector: tuple[float, float], angle: float) -> npt.NDArray[np.float64
     c, s = math.cos(angle), math.sin(angle)
     x, y = vector
     return np.array((x * c - y * s, x * s + y * c))
-
-
-def cube_face_image(
-    value: int, side: int, body: BGR = (225, 235, 240), ink: BGR = (20, 20, 20)
-) -> Image:
-    """The face of the doubling cube showing ``value``: a ``side`` x ``side`` BGR image."""
-    face = np.empty((side, side, 3), np.uint8)
-    face[:] = body
-    text = str(value)
-    thickness = max(1, side // 14)
-    scale = 1.0
-    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
-    scale = 0.62 * side / max(tw, th * 1.3)
-    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
-    cv2.putText(
-        face,
-        text,
-        ((side - tw) // 2, (side + th) // 2),
-        cv2.FONT_HERSHEY_SIMPLEX,
-        scale,
-        ink,
-        thickness,
-        cv2.LINE_AA,
-    )
-    cv2.rectangle(face, (0, 0), (side - 1, side - 1), _shade(body, 0.7), max(1, side // 25))
-    return face
 
 
 def _draw_cube(canvas: Image, scene: Scene, style: Style, rng: np.random.Generator) -> None:

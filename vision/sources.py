@@ -25,7 +25,7 @@ import time as clock
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import cv2
 import numpy as np
@@ -33,7 +33,9 @@ import numpy as np
 from sheshbesh.closing import Closing
 from vision.errors import FrameSourceError, ImageError
 from vision.images import Image, load_image
-from vision.render import Scene, Style, render
+
+if TYPE_CHECKING:  # the renderer is the simulation's: a live camera never loads it
+    from vision.render import Scene, Style
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -343,6 +345,8 @@ class RenderedSource(Closing):
         self.interval = interval
 
     def __iter__(self) -> Iterator[Frame]:
+        from vision.render import render
+
         rng = np.random.default_rng(self.seed)
         for index, scene in enumerate(self.scenes):
             yield Frame(render(scene, self.style, rng), index, index * self.interval)
