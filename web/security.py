@@ -30,10 +30,10 @@ class PinGuard:
 
     After the n-th wrong PIN in a row the next attempt is refused for ``base * 2**(n-1)`` seconds
     (at most ``cap``); a right PIN resets the count. This delay is shared by every client, so a
-    stranger's guesses delay the owner too: the panel passes ``base=0`` and limits wrong PINs
-    per client instead (:func:`install_pin_limits`). Refused attempts are answered at once rather
-    than by sleeping, so guessing never ties up the server's threads. ``clock`` is injectable so
-    tests never sleep.
+    stranger's guesses delay the owner too: the panel and the room's director pass ``base=0``
+    and limit wrong PINs per client instead (:func:`install_pin_limits`). Refused attempts are
+    answered at once rather than by sleeping, so guessing never ties up the server's threads.
+    ``clock`` is injectable so tests never sleep.
 
     >>> clock = [100.0]
     >>> guard = PinGuard(None, clock=lambda: clock[0])
@@ -176,10 +176,12 @@ def is_trusted_client() -> bool:
     return any(ip in network for network in current_app.extensions["sheshbesh_trusted"])
 
 
-def install_pin_limits(app: Flask) -> Limiter:
+def install_pin_limits(app: Flask, endpoint: str = "admin.login") -> Limiter:
     """Limit wrong PINs per client (``PIN_LIMITS``, a moving window, so they decay with time)
-    on ``POST /admin/login``, with Flask-Limiter. Only wrong PINs count; trusted clients are
-    exempt. Raises ``ValueError`` for a bad ``TRUSTED_NETWORKS`` entry."""
+    on POSTs to the login view ``endpoint`` (the panel's ``admin.login``, the room's
+    ``director.login``), with Flask-Limiter. Only wrong PINs count (the view answers them 401);
+    trusted clients are exempt. A client over its limit gets 429 with ``Retry-After``. Raises
+    ``ValueError`` for a bad ``TRUSTED_NETWORKS`` entry."""
     app.extensions["sheshbesh_trusted"] = _networks(app.config["TRUSTED_NETWORKS"])
     limiter = Limiter(
         client_key,
@@ -189,8 +191,8 @@ def install_pin_limits(app: Flask) -> Limiter:
         headers_enabled=True,
         default_limits=[],
     )
-    view = app.view_functions["admin.login"]
-    app.view_functions["admin.login"] = limiter.limit(  # type: ignore[assignment]
+    view = app.view_functions[endpoint]
+    app.view_functions[endpoint] = limiter.limit(  # type: ignore[assignment]
         lambda: str(app.config["PIN_LIMITS"]),
         methods=["POST"],
         key_func=client_key,

@@ -70,7 +70,6 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Hub, S
             "KEEPALIVE": 1.0,
             "ROOM_TITLE": "Café Shesh Besh",
             "PIN_HASH": generate_password_hash(PIN),
-            "PIN_DELAY_BASE": 0.0,
         },
     )
     server = make_server(app, "127.0.0.1", 0, threads=8)

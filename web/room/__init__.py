@@ -45,12 +45,13 @@ from flask import (
     send_from_directory,
 )
 from markupsafe import Markup
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from web.board_svg import board_svg, dice_svg
 from web.errors import PanelStateError
 from web.pin import read_pin_file
 from web.room import director
-from web.security import PinGuard, check_csrf, csrf_token
+from web.security import PIN_LIMITS, PinGuard, check_csrf, csrf_token, install_pin_limits
 from web.state import check_state
 
 __all__ = ["RoomSource", "create_room_app"]
@@ -265,10 +266,13 @@ def create_room_app(room: RoomSource, test_config: Mapping[str, Any] | None = No
 
     Settings: ``KEEPALIVE`` [15 s], ``MAX_LISTENERS`` [64 open event streams], ``ROOM_TITLE``
     [the room's name], ``PIN_HASH`` [read from ``PIN_FILE`` when set] for the director's pages,
-    ``SECRET_KEY`` [random per start], ``DIRECTOR_SESSION_SECONDS`` [8 h], ``PIN_DELAY_BASE`` /
-    ``PIN_DELAY_CAP`` [1 s doubling after each wrong PIN, up to 60 s].
+    ``SECRET_KEY`` [random per start], ``DIRECTOR_SESSION_SECONDS`` [8 h], and as on the
+    table's panel (:func:`web.create_app`): ``PIN_LIMITS`` [wrong PINs one client may make: 5 a
+    minute, 20 an hour, 50 a day, in moving windows], ``TRUSTED_NETWORKS`` [none: networks
+    whose clients are never limited; the hub's own machine never is], ``PROXIES`` [0].
 
-    Raises :class:`web.errors.PinError` when the PIN file holds something that is not a hash.
+    Raises :class:`web.errors.PinError` when the PIN file holds something that is not a hash,
+    ``ValueError`` for a bad ``TRUSTED_NETWORKS`` entry.
     """
     app = Flask(__name__, static_folder=None)
     app.config.from_mapping(
@@ -279,8 +283,9 @@ def create_room_app(room: RoomSource, test_config: Mapping[str, Any] | None = No
         PIN_FILE=None,
         SECRET_KEY=None,
         DIRECTOR_SESSION_SECONDS=8 * 3600,
-        PIN_DELAY_BASE=1.0,
-        PIN_DELAY_CAP=60.0,
+        PIN_LIMITS=PIN_LIMITS,
+        TRUSTED_NETWORKS="",
+        PROXIES=0,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -294,11 +299,14 @@ def create_room_app(room: RoomSource, test_config: Mapping[str, Any] | None = No
         pin_hash = read_pin_file(Path(app.config["PIN_FILE"]))
     app.extensions[EXTENSION] = room
     app.extensions[STREAMS] = _Streams()
-    app.extensions[director.GUARD] = PinGuard(
-        pin_hash,
-        base=float(app.config["PIN_DELAY_BASE"]),
-        cap=float(app.config["PIN_DELAY_CAP"]),
-    )
+    # No delay shared by every client (a stranger's guesses would lock the director out):
+    # wrong PINs are limited per client, as on the table's panel.
+    app.extensions[director.GUARD] = PinGuard(pin_hash, base=0.0)
+    proxies = int(app.config["PROXIES"])
+    if proxies > 0:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+        )
     app.before_request(check_csrf)
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.trim_blocks = True
@@ -306,6 +314,8 @@ def create_room_app(room: RoomSource, test_config: Mapping[str, Any] | None = No
     app.jinja_env.globals.update(dice_svg=dice_svg, turn_name=_turn_name, cube_words=_cube_words)
     app.register_blueprint(bp)
     app.register_blueprint(director.bp)
+    install_pin_limits(app, "director.login")
+    app.register_error_handler(429, director.too_many_pins)
 
     @app.after_request
     def add_security_headers(response: Response) -> Response:

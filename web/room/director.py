@@ -1,8 +1,10 @@
 """The director's pages, behind the room's PIN: assign matches, results, standings, the archive.
 
 The PIN is the panel's (a werkzeug hash in ``PIN_HASH`` or the file ``PIN_FILE``; ``sheshbesh
-set-pin --pin-file FILE`` writes one); wrong PINs are slowed down as on the table's panel, and
-every form carries the session's CSRF token. The hub does the work (:class:`Director`).
+set-pin --pin-file FILE`` writes one); wrong PINs are limited per client as on the table's
+panel (:func:`web.security.install_pin_limits`: a stranger's guesses never lock the director
+out), and every form carries the session's CSRF token. The hub does the work
+(:class:`Director`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from flask import (
     session,
     url_for,
 )
+from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
 from web.security import PinGuard
@@ -85,23 +88,31 @@ def director_required(view: F) -> F:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-def login() -> str | BaseResponse:
+def login() -> str | BaseResponse | tuple[str, int]:
+    """The PIN form. A wrong PIN is answered 401, which is what counts against the client's
+    limit (a right one never does)."""
     guard = _guard()
     if request.method == "POST":
+        if not guard.is_set:
+            flash("No PIN is set: run sheshbesh set-pin.", "error")
+            return render_template("director_login.html", pin_set=False), 403
         if guard.attempt(request.form.get("pin", "")):
             session.clear()
             session["director_since"] = time.time()
             return redirect(url_for("director.index"))
-        wait = guard.wait_left()
-        flash(
-            "No PIN is set: run sheshbesh set-pin."
-            if not guard.is_set
-            else f"Wrong PIN, or too soon after one: wait {wait:.0f} s."
-            if wait
-            else "Wrong PIN.",
-            "error",
-        )
+        flash("Wrong PIN.", "error")
+        return render_template("director_login.html", pin_set=True), 401
     return render_template("director_login.html", pin_set=guard.is_set)
+
+
+def too_many_pins(error: HTTPException) -> BaseResponse | tuple[str, int, dict[str, str]]:
+    """429 from the PIN limits: the login form again, saying how long this device must wait."""
+    response = error.get_response()
+    if request.endpoint != "director.login":
+        return response
+    retry = response.headers.get("Retry-After") or "60"
+    flash(f"Too many wrong PINs from this device: try again in {retry} s.", "error")
+    return render_template("director_login.html", pin_set=True), 429, {"Retry-After": retry}
 
 
 @bp.post("/logout")
