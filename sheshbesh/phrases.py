@@ -42,6 +42,8 @@ _PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 _KINDS: Final[dict[str, str]] = {
     "dice": r"[1-6]-[1-6]",
     "score": r"[0-9]+-[0-9]+",
+    "loss": r"[0-9]+\.[0-9]+",
+    "roll": r"[1-6][1-6]",
     **{
         name: r"[0-9]+"
         for name in (
@@ -64,6 +66,8 @@ _KINDS: Final[dict[str, str]] = {
             "missing",
             "extra",
             "target",
+            "game",
+            "move",
         )
     },
 }
@@ -250,6 +254,28 @@ PHRASES: Final[tuple[Phrase, ...]] = (
     Phrase(N_("%(problem)s; it could be read more than one way at %(places)s")),
     Phrase(N_("%(problem)s; look at %(places)s")),
     Phrase(N_("%(problem)s: please put the board right")),
+    # the analysis report's lines (controller/analysis/report.py, verdicts.py)
+    Phrase(N_("%(player)s, game %(game)s, move %(move)s: %(what)s (-%(loss)s, %(skill)s)")),
+    Phrase(N_("%(roll)s: played %(played)s, best %(best)s"), whole=False),
+    Phrase(N_("%(action)s; proper action %(proper)s"), whole=False),
+    Phrase(N_("%(response)s a double; proper answer %(proper)s"), whole=False),
+    Phrase(N_("game %(game)s, move %(move)s: a double the engine cannot judge (%(context)s)")),
+    Phrase(N_("(no move)"), whole=False),
+    Phrase(N_("no double"), whole=False),
+    Phrase(N_("double"), whole=False),
+    Phrase(N_("double, take"), whole=False),
+    Phrase(N_("double, pass"), whole=False),
+    Phrase(N_("double, beaver"), whole=False),
+    Phrase(N_("no double, take"), whole=False),
+    Phrase(N_("no double, pass"), whole=False),
+    Phrase(N_("no double, beaver"), whole=False),
+    Phrase(N_("too good, pass"), whole=False),
+    Phrase(N_("take"), whole=False),
+    Phrase(N_("pass"), whole=False),
+    Phrase(N_("beaver"), whole=False),
+    Phrase(N_("doubtful")),
+    Phrase(N_("error")),
+    Phrase(N_("blunder")),
     # why a play is illegal (controller/rules/explain.py)
     Phrase(N_("%(move)s: no checker on the bar")),
     Phrase(N_("%(move)s: no checker on point %(point)s")),

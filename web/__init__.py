@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from web.hub import PanelHub
+from web.i18n import _
 from web.interfaces import Controls, MatchStore
 from web.pin import default_pin_file, read_pin_file
 from web.security import (
@@ -151,7 +152,9 @@ def create_app(
         code = error.code or 500
         if code == 429 and request.endpoint == "admin.login":
             retry = error.get_response().headers.get("Retry-After") or "60"
-            message = f"Too many wrong PINs from this device: try again in {retry} s."
+            message = _(
+                "Too many wrong PINs from this device: try again in %(seconds)s s.", seconds=retry
+            )
             page = render_template("login.html", pin_set=True, problem=message)
             return page, 429, {"Retry-After": retry}  # type: ignore[return-value]
         if request.path.startswith(("/api/", "/events")):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from typing import Protocol, runtime_checkable
 
 from flask import (
     Blueprint,
@@ -19,6 +20,7 @@ from flask import (
 from werkzeug.wrappers import Response as BaseResponse
 
 from sheshbesh.errors import SheshbeshError
+from web.i18n import _, referee_text
 from web.interfaces import MatchSettings
 from web.security import ADMIN_TOKEN, admin_required, admin_sessions, csrf_token
 from web.services import services
@@ -57,22 +59,42 @@ def parse_match_settings(form: Mapping[str, str]) -> MatchSettings:
         if not name:
             name = colour
         if len(name) > MAX_NAME:
-            problems.append(f"{colour}'s name is longer than {MAX_NAME} characters")
+            problems.append(
+                _("White's name is longer than %(most)s characters", most=MAX_NAME)
+                if index == 0
+                else _("Black's name is longer than %(most)s characters", most=MAX_NAME)
+            )
         players.append(name)
     raw_length = form.get("length", "").strip()
     length = 0
     if not raw_length.isdigit() or int(raw_length) > MAX_LENGTH:
         problems.append(
-            f"match length {raw_length!r} is not a number from 0 (money) to {MAX_LENGTH}"
+            _(
+                "match length %(length)s is not a number from 0 (money) to %(most)s",
+                length=repr(raw_length),
+                most=MAX_LENGTH,
+            )
         )
     else:
         length = int(raw_length)
     policy = form.get("policy", "")
     if policy not in POLICIES:
-        problems.append(f"illegal-play policy {policy!r} is not one of {', '.join(POLICIES)}")
+        problems.append(
+            _(
+                "illegal-play policy %(policy)s is not one of %(policies)s",
+                policy=repr(policy),
+                policies=", ".join(POLICIES),
+            )
+        )
     variant = form.get("variant", "")
     if variant not in VARIANTS:
-        problems.append(f"variant {variant!r} is not one of {', '.join(VARIANTS)}")
+        problems.append(
+            _(
+                "variant %(variant)s is not one of %(variants)s",
+                variant=repr(variant),
+                variants=", ".join(VARIANTS),
+            )
+        )
     if problems:
         raise FormError(problems)
     return {
@@ -101,16 +123,30 @@ def parse_corners(form: Mapping[str, str]) -> list[tuple[float, float]]:
             try:
                 value = float(raw)
             except ValueError:
-                problems.append(f"{name} corner: {axis} {raw!r} is not a number")
+                problems.append(
+                    _(
+                        "%(corner)s corner: %(axis)s %(value)s is not a number",
+                        corner=name,
+                        axis=axis,
+                        value=repr(raw),
+                    )
+                )
                 continue
             if not math.isfinite(value) or value < 0:
-                problems.append(f"{name} corner: {axis} {raw!r} is not a pixel position")
+                problems.append(
+                    _(
+                        "%(corner)s corner: %(axis)s %(value)s is not a pixel position",
+                        corner=name,
+                        axis=axis,
+                        value=repr(raw),
+                    )
+                )
                 continue
             values.append(value)
         if len(values) == 2:
             corners.append((values[0], values[1]))
     if not problems and len(set(corners)) != 4:
-        problems.append("the four corners must be four different points")
+        problems.append(_("the four corners must be four different points"))
     if problems:
         raise FormError(problems)
     return corners
@@ -121,7 +157,7 @@ def _act(action: Callable[[], None], success: str) -> BaseResponse | tuple[str, 
     try:
         action()
     except (ValueError, SheshbeshError) as error:
-        flash(f"Refused: {error}", "error")
+        flash(_("Refused: %(reason)s", reason=referee_text(str(error))), "error")
         return _dashboard(), 409
     flash(success, "ok")
     return redirect(url_for("admin.index"))
@@ -151,9 +187,9 @@ def login() -> BaseResponse | str | tuple[str, int, dict[str, str]]:
     if request.method == "GET":
         return render_template("login.html", pin_set=guard.is_set)
     if not guard.is_set:
-        abort(403, description="No admin PIN has been set: run `sheshbesh set-pin` on the Pi.")
+        abort(403, description=_("No admin PIN has been set: run `sheshbesh set-pin` on the Pi."))
     if not guard.attempt(request.form.get("pin", "")):
-        return render_template("login.html", pin_set=True, problem="Wrong PIN."), 401, {}
+        return render_template("login.html", pin_set=True, problem=_("Wrong PIN.")), 401, {}
     target = request.args.get("next", "")
     admin_sessions().close(session.get(ADMIN_TOKEN))
     session.clear()
@@ -180,8 +216,16 @@ def new_match() -> BaseResponse | tuple[str, int]:
     except FormError as error:
         return _dashboard(error.problems, request.form), 400
     names = " – ".join(settings["players"])
-    kind = f"{settings['length']}-point match" if settings["length"] else "money session"
-    return _act(lambda: services().controls.new_match(settings), f"Started a {kind}: {names}.")
+    started = (
+        _(
+            "Started a %(length)s-point match: %(players)s.",
+            length=settings["length"],
+            players=names,
+        )
+        if settings["length"]
+        else _("Started a money session: %(players)s.", players=names)
+    )
+    return _act(lambda: services().controls.new_match(settings), started)
 
 
 @bp.post("/resign")
@@ -189,17 +233,50 @@ def new_match() -> BaseResponse | tuple[str, int]:
 def resign() -> BaseResponse | tuple[str, int]:
     player, points = request.form.get("player", ""), request.form.get("points", "")
     if player not in ("0", "1") or points not in ("1", "2", "3"):
-        problem = f"resign needs player 0 or 1 and points 1, 2 or 3 (got {player!r}, {points!r})"
+        problem = _(
+            "resign needs player 0 or 1 and points 1, 2 or 3 (got %(player)s, %(points)s)",
+            player=repr(player),
+            points=repr(points),
+        )
         return _dashboard([problem]), 400
     who, value = int(player), int(points)
-    kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[value]
-    return _act(lambda: services().controls.resign(who, value), f"Resigned {kind}.")
+    done = {
+        1: _("Resigned a single game."),
+        2: _("Resigned a gammon."),
+        3: _("Resigned a backgammon."),
+    }[value]
+    return _act(lambda: services().controls.resign(who, value), done)
 
 
 @bp.post("/undo")
 @admin_required
 def undo() -> BaseResponse | tuple[str, int]:
-    return _act(services().controls.undo, "Undone.")
+    return _act(services().controls.undo, _("Undone."))
+
+
+@runtime_checkable
+class ClockControls(Protocol):
+    """Controls of a table whose referee keeps a match clock (``controller.runner``)."""
+
+    def pause_clock(self, paused: bool) -> None:
+        """Pause (True) or resume (False) the match clock; refuses with ``ValueError``."""
+
+
+@bp.post("/clock")
+@admin_required
+def clock() -> BaseResponse | tuple[str, int]:
+    """The director's call: pause or resume the match clock (recorded as an event)."""
+    action = request.form.get("action", "")
+    if action not in ("pause", "resume"):
+        return _dashboard(
+            [_("The clock action must be pause or resume, not %(action)s.", action=repr(action))]
+        ), 400
+    controls = services().controls
+    if not isinstance(controls, ClockControls):
+        return _dashboard([_("This table has no match clock.")]), 409
+    paused = action == "pause"
+    done = _("Clock paused.") if paused else _("Clock running again.")
+    return _act(lambda: controls.pause_clock(paused), done)
 
 
 @bp.route("/calibration", methods=["GET", "POST"])
@@ -218,9 +295,9 @@ def calibration() -> BaseResponse | str | tuple[str, int]:
             try:
                 controls.set_corners(corners)
             except (ValueError, SheshbeshError) as error:
-                problems = [f"Refused: {error}"]
+                problems = [_("Refused: %(reason)s", reason=referee_text(str(error)))]
             else:
-                flash("Corners saved; the overlay shows the new regions.", "ok")
+                flash(_("Corners saved; the overlay shows the new regions."), "ok")
                 return redirect(url_for("admin.calibration"))
     page = render_template(
         "calibration.html",
@@ -233,9 +310,10 @@ def calibration() -> BaseResponse | str | tuple[str, int]:
     return (page, 400) if problems else page
 
 
-def _jpeg(data: bytes | None, what: str) -> Response:
+def _jpeg(data: bytes | None, missing: str) -> Response:
+    """The JPEG, or 404 saying ``missing`` (what is not there yet, in the page's language)."""
     if data is None:
-        abort(404, description=f"no {what} yet: is the camera connected?")
+        abort(404, description=missing)
     response = Response(data, mimetype="image/jpeg")
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -244,10 +322,15 @@ def _jpeg(data: bytes | None, what: str) -> Response:
 @bp.get("/calibration/frame.jpg")
 @admin_required
 def frame() -> Response:
-    return _jpeg(services().controls.latest_frame(), "camera frame")
+    return _jpeg(
+        services().controls.latest_frame(), _("no camera frame yet: is the camera connected?")
+    )
 
 
 @bp.get("/calibration/overlay.jpg")
 @admin_required
 def overlay() -> Response:
-    return _jpeg(services().controls.calibration_overlay(), "calibration overlay")
+    return _jpeg(
+        services().controls.calibration_overlay(),
+        _("no calibration overlay yet: is the camera connected?"),
+    )

@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from flask import Blueprint, abort, render_template
 
+from web.i18n import _
 from web.interfaces import AnalysisStore, MatchSummary
 from web.services import services
 
@@ -62,7 +63,7 @@ def page(match_id: str) -> str:
     store = services().store
     summary = store.match(match_id)
     if summary is None:
-        abort(404, description=f"no recorded match has the id {match_id!r}")
+        abort(404, description=_("no recorded match has the id %(id)s", id=repr(match_id)))
     entry = store.analysis(match_id) if isinstance(store, AnalysisStore) else None
     status = "shown"
     if entry is None or not isinstance(entry.get("report"), Mapping):

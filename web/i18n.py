@@ -22,6 +22,9 @@ through :mod:`sheshbesh.phrases`.
 
 from __future__ import annotations
 
+from typing import Any
+
+import flask_babel
 from flask import Blueprint, Flask, current_app, redirect, request
 from flask_babel import Babel, get_locale, get_translations
 from werkzeug.exceptions import NotFound
@@ -32,18 +35,40 @@ from sheshbesh.language import (
     LANGUAGE_NAMES,
     LANGUAGES,
     LOCALE_DIR,
+    N_,
     check_language,
     direction,
 )
 from sheshbesh.phrases import translate_sentence
 
-__all__ = ["COOKIE", "init_app", "page_direction", "page_language", "select_language"]
+__all__ = [
+    "COOKIE",
+    "_",
+    "init_app",
+    "ngettext",
+    "page_direction",
+    "page_language",
+    "select_language",
+]
 
 #: The cookie that remembers a viewer's choice of language.
 COOKIE = "sheshbesh_language"
 COOKIE_SECONDS = 365 * 24 * 3600
 
 bp = Blueprint("language", __name__)
+
+
+def _(message: str, **variables: Any) -> str:
+    """``message`` in the page's language, ``%(name)s`` placeholders filled from ``variables``.
+
+    English outside a request (the helpers also serve tests and the JSON side).
+    """
+    return str(flask_babel.gettext(message, **variables))
+
+
+def ngettext(singular: str, plural: str, count: int, **variables: Any) -> str:
+    """The singular or plural form for ``count`` (``%(num)s``) in the page's language."""
+    return str(flask_babel.ngettext(singular, plural, count, **variables))
 
 
 def select_language() -> str:
@@ -70,7 +95,54 @@ def page_direction() -> str:
 
 def referee_text(text: str) -> str:
     """One of the referee's English sentences in the page's language (unchanged if unknown)."""
-    return translate_sentence(text, get_translations())
+    return translate_sentence(text, get_translations(), isolate=page_direction() == "rtl")
+
+
+#: HTTP errors' names as the error page shows them.
+ERROR_NAMES: dict[int, str] = {
+    400: N_("Bad Request"),
+    401: N_("Unauthorized"),
+    403: N_("Forbidden"),
+    404: N_("Not Found"),
+    405: N_("Method Not Allowed"),
+    409: N_("Conflict"),
+    413: N_("Request Entity Too Large"),
+    429: N_("Too Many Requests"),
+    500: N_("Internal Server Error"),
+}
+
+#: Texts that reach the error page already written elsewhere (werkzeug's own descriptions, the
+#: security module's refusals): looked up in the catalogue when shown (:func:`panel_text`).
+SHOWN_AS_WRITTEN: tuple[str, ...] = (
+    N_("The browser (or proxy) sent a request that this server could not understand."),
+    N_(
+        "You don't have the permission to access the requested resource. It is either "
+        "read-protected or not readable by the server."
+    ),
+    N_(
+        "The requested URL was not found on the server. If you entered the URL manually please "
+        "check your spelling and try again."
+    ),
+    N_("The method is not allowed for the requested URL."),
+    N_("The data value transmitted exceeds the capacity limit."),
+    N_("This user has exceeded an allotted request count. Try again later."),
+    N_(
+        "The server encountered an internal error and was unable to complete your request. "
+        "Either the server is overloaded or there is an error in the application."
+    ),
+    N_("The form's security token is missing or wrong: reload the page."),
+    N_("Log in with the admin PIN first."),
+)
+
+
+def panel_text(text: Any) -> str:
+    """A text written elsewhere in English, in the page's language when the catalogue has it."""
+    return str(get_translations().gettext(str(text)))
+
+
+def http_error_name(code: int, name: str) -> str:
+    """An HTTP error's name ("Not Found") in the page's language."""
+    return _(ERROR_NAMES[code]) if code in ERROR_NAMES else name
 
 
 def _safe_target(target: str) -> str:
@@ -84,7 +156,13 @@ def _safe_target(target: str) -> str:
 def choose(code: str) -> BaseResponse:
     """Remember the viewer's language in a cookie and go back to the page they came from."""
     if code not in LANGUAGES:
-        raise NotFound(description=f"no language {code!r}; the panel speaks {', '.join(LANGUAGES)}")
+        raise NotFound(
+            description=_(
+                "no language %(code)s; the panel speaks %(languages)s",
+                code=repr(code),
+                languages=", ".join(LANGUAGES),
+            )
+        )
     response = redirect(_safe_target(request.args.get("next", "")))
     response.set_cookie(
         COOKIE,
@@ -117,6 +195,8 @@ def init_app(app: Flask) -> None:
         page_language=page_language,
         page_direction=page_direction,
         referee_text=referee_text,
+        panel_text=panel_text,
+        http_error_name=http_error_name,
         languages=LANGUAGES,
         language_names=LANGUAGE_NAMES,
     )

@@ -23,6 +23,7 @@ from flask import (
 from werkzeug.security import safe_join
 
 from web.errors import ExportPathError
+from web.i18n import _
 from web.services import services
 
 bp = Blueprint("matches", __name__)
@@ -91,7 +92,7 @@ def index() -> str:
 def detail(match_id: str) -> str:
     summary = services().store.match(match_id)
     if summary is None:
-        abort(404, description=f"no recorded match has the id {match_id!r}")
+        abort(404, description=_("no recorded match has the id %(id)s", id=repr(match_id)))
     return render_template("match.html", match=summary)
 
 
@@ -106,7 +107,7 @@ def download(match_id: str) -> Response:
     try:
         text = services().store.export_mat(match_id)
     except KeyError:
-        abort(404, description=f"no recorded match has the id {match_id!r}")
+        abort(404, description=_("no recorded match has the id %(id)s", id=repr(match_id)))
     _write_atomically(path, text)
     return send_from_directory(
         folder, path.name, as_attachment=True, mimetype="text/plain", max_age=0

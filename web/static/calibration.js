@@ -5,7 +5,11 @@
   var layer = document.getElementById("corner-layer");
   var form = document.getElementById("corners");
   if (!form) { return; }
-  var names = ["top-left", "top-right", "bottom-right", "bottom-left"];
+  /* The corners' names as the page's table writes them, in the page's language. */
+  var names = Array.prototype.map.call(
+    form.querySelectorAll("table.corners tbody tr td:first-child"),
+    function (cell) { return cell.textContent; });
+  if (names.length !== 4) { names = ["top-left", "top-right", "bottom-right", "bottom-left"]; }
   var SVG = "http://www.w3.org/2000/svg";
 
   function field(axis, index) { return form.elements[axis + (index + 1)]; }
