@@ -307,6 +307,16 @@ def _matrix(bpy: Any, rows: Any) -> Any:
     return mathutils.Matrix([list(row) for row in rows])
 
 
+def _rotation(axis: str, angle: float) -> NDArray[np.float64]:
+    """The 3x3 rotation by ``angle`` radians about the world axis ``axis`` (X, Y or Z)."""
+    c, s = math.cos(angle), math.sin(angle)
+    if axis == "X":
+        return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
+    if axis == "Y":
+        return np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
 def _empty(bpy: Any, name: str, rows: Any) -> Any:
     obj = _link(bpy, bpy.data.objects.new(name, None))
     obj.matrix_world = _matrix(bpy, rows)
@@ -480,8 +490,18 @@ def _checkers(bpy: Any, scene: Scene) -> None:
     for index, checker in enumerate(scene.checkers):
         obj = _link(bpy, bpy.data.objects.new(f"checker-{index}", templates[checker.colour].data))
         if checker.on_edge:
-            obj.location = (checker.x, checker.y, checker.z + d / 2)
-            obj.rotation_euler = (math.pi / 2, checker.spin, 0.0)
+            # Spun about its own axis, stood up (axis along -y), leaning, then turned.
+            lean = checker.lean
+            rotation = (
+                _rotation("Z", checker.yaw)
+                @ _rotation("X", math.pi / 2 + lean)
+                @ _rotation("Z", checker.spin)
+            )
+            lift = d / 2 * math.cos(lean) + style.thickness / 2 * abs(math.sin(lean))
+            m = np.eye(4)
+            m[:3, :3] = rotation
+            m[:3, 3] = (checker.x, checker.y, checker.z + lift)
+            obj.matrix_world = _matrix(bpy, m.tolist())
         else:
             obj.location = (checker.x, checker.y, checker.z + style.thickness / 2)
             obj.rotation_euler = (0.0, 0.0, checker.spin)
@@ -561,6 +581,9 @@ def _cube(bpy: Any, scene: Scene) -> None:
     body.parent = parent
     digit_mat = material(bpy, "digits", "paint", cube.digit_colour, 0.4)
     others = [v for v in CUBE_VALUES if v != cube.value]
+    if cube.logo:
+        # The emblem takes the place of 64: the other five faces read 2..32.
+        _cube_logo(bpy, parent, cube.size, cube.logo, digit_mat)
     # Face normal -> rotation turning the text's +z onto it.
     faces = [
         ((0, 0, 1), (0.0, 0.0, 0.0), cube.value),
@@ -570,7 +593,7 @@ def _cube(bpy: Any, scene: Scene) -> None:
         ((0, 1, 0), (-math.pi / 2, 0.0, 0.0), others[3]),
         ((0, -1, 0), (math.pi / 2, 0.0, 0.0), others[4]),
     ]
-    for normal, rotation, value in faces:
+    for normal, rotation, value in faces[1 if cube.logo else 0 :]:
         curve = bpy.data.curves.new(f"digits-{value}", "FONT")
         curve.body = str(value)
         curve.align_x = "CENTER"
@@ -581,6 +604,42 @@ def _cube(bpy: Any, scene: Scene) -> None:
         text.parent = parent
         text.location = tuple(c * (cube.size / 2 + 0.0002) for c in normal)
         text.rotation_euler = rotation
+
+
+def _cube_logo(bpy: Any, parent: Any, size: float, kind: str, mat: Any) -> None:
+    """An emblem on the cube's up face: a ring around a four-pointed star, or around letters."""
+    z = size / 2 + 0.0002
+    vertices: list[tuple[float, float, float]] = []
+    faces: list[tuple[int, ...]] = []
+    outer, inner, steps = size * 0.40, size * 0.34, 48
+    for k in range(steps):
+        angle = 2 * math.pi * k / steps
+        vertices.append((outer * math.cos(angle), outer * math.sin(angle), z))
+        vertices.append((inner * math.cos(angle), inner * math.sin(angle), z))
+    for k in range(steps):
+        a, b = 2 * k, 2 * ((k + 1) % steps)
+        faces.append((a, b, b + 1, a + 1))
+    if kind == "ring-star":
+        centre = len(vertices)
+        vertices.append((0.0, 0.0, z))
+        for k in range(8):
+            angle = math.pi / 4 * k + math.pi / 4
+            radius = size * (0.27 if k % 2 == 0 else 0.08)
+            vertices.append((radius * math.cos(angle), radius * math.sin(angle), z))
+        for k in range(8):
+            faces.append((centre, centre + 1 + k, centre + 1 + (k + 1) % 8))
+    ring = _mesh_object(bpy, "cube-logo", vertices, faces, mat)
+    ring.parent = parent
+    if kind == "monogram":
+        curve = bpy.data.curves.new("cube-logo-letters", "FONT")
+        curve.body = "BG"
+        curve.align_x = "CENTER"
+        curve.align_y = "CENTER"
+        curve.size = size * 0.34
+        curve.materials.append(mat)
+        text = _link(bpy, bpy.data.objects.new("cube-logo-letters", curve))
+        text.parent = parent
+        text.location = (0.0, 0.0, z)
 
 
 def _hands(bpy: Any, scene: Scene) -> None:
@@ -630,17 +689,36 @@ def _clutter(bpy: Any, item: Clutter, index: int, table_z: float) -> None:
             polygon.use_smooth = abs(polygon.normal.z) < 0.5
         obj.data.materials.append(material(bpy, name, kind, item.colour, 0.2))
         if item.kind == "cup":
-            top = material(bpy, name + "-coffee", "lacquer", (0.05, 0.02, 0.01), 0.05)
-            plane(
-                bpy,
-                name + "-coffee",
-                item.x - sx * 0.62,
-                item.x + sx * 0.62,
-                item.y - sx * 0.62,
-                item.y + sx * 0.62,
-                table_z + sz + 0.0003,
-                top,
+            # An open top: a thin wall above the coffee's level, a rounded rim, a round surface.
+            obj.scale = (1.0, 1.0, (sz - 0.012) / sz)
+            obj.location = (item.x, item.y, table_z + (sz - 0.012) / 2)
+            bpy.ops.mesh.primitive_cylinder_add(
+                vertices=48,
+                radius=sx,
+                depth=0.012,
+                end_fill_type="NOTHING",
+                location=(item.x, item.y, table_z + sz - 0.006),
             )
+            wall = bpy.context.active_object
+            bpy.ops.object.shade_smooth()
+            wall.data.materials.append(obj.data.materials[0])
+            bpy.ops.mesh.primitive_torus_add(
+                major_radius=sx - 0.0015,
+                minor_radius=0.0022,
+                major_segments=64,
+                minor_segments=12,
+                location=(item.x, item.y, table_z + sz),
+            )
+            bpy.ops.object.shade_smooth()
+            bpy.context.active_object.data.materials.append(obj.data.materials[0])
+            bpy.ops.mesh.primitive_circle_add(
+                vertices=48,
+                radius=sx - 0.0005,
+                fill_type="NGON",
+                location=(item.x, item.y, table_z + sz - 0.009),
+            )
+            top = material(bpy, name + "-coffee", "lacquer", (0.05, 0.02, 0.01), 0.05)
+            bpy.context.active_object.data.materials.append(top)
             bpy.ops.mesh.primitive_torus_add(
                 major_radius=sz * 0.25,
                 minor_radius=0.005,

@@ -14,14 +14,17 @@ from typing import Any
 import cv2
 import numpy as np
 
-from synth import SynthError
+from synth import SynthError, SynthInputError
 from synth.labels import label_of, problems
 from synth.scene import (
     FAMILIES,
+    GENERATIONS,
     HELDOUT_FAMILIES,
     HELDOUT_LIGHTS,
     LIGHT_KINDS,
     SELECTIONS,
+    STREAM_MODES,
+    VARIANTS,
     choose,
     make_scene,
 )
@@ -31,20 +34,34 @@ from synth.sheets import contact_sheet, draw_label, labelled_images
 def render(args: argparse.Namespace) -> int:
     """Render ``count`` scenes, seeds ``seed`` .. ``seed + count - 1``, into ``out``."""
     from synth.blender import render_linear
-    from synth.post import develop, encode_jpeg
+    from synth.post import develop, encode_jpeg, stream
 
+    generation, variant, stream_mode = generation_options(args)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     times: list[float] = []
     for seed in range(args.seed, args.seed + args.count):
         family, light = choose(seed, args.family)
-        scene = make_scene(seed, family, light, args.width, args.height)
-        stem = f"{family}-{seed:06d}"
+        scene = make_scene(
+            seed,
+            family,
+            light,
+            args.width,
+            args.height,
+            generation=generation,
+            variant=variant,
+            stream=stream_mode,
+        )
+        stem = (
+            f"{family}-{seed:06d}" if variant == "backgammon" else f"{variant}-{family}-{seed:06d}"
+        )
         if args.skip_existing and (out / f"{stem}.json").is_file():
             continue
         started = time.monotonic()
         linear = render_linear(scene, args.samples)
         image = develop(linear, scene.post, scene.camera.lens_mm)
+        if scene.stream is not None:
+            image = stream(image, scene.stream)
         quality = args.quality if args.quality else scene.post.jpeg_quality
         (out / f"{stem}.jpg").write_bytes(encode_jpeg(image, quality))
         label = label_of(scene, f"{stem}.jpg")
@@ -53,6 +70,17 @@ def render(args: argparse.Namespace) -> int:
         print(f"{stem}: {family} {light} {label['split']} {times[-1]:.1f} s", flush=True)
     write_card(out, args, times)
     return 0
+
+
+def generation_options(args: argparse.Namespace) -> tuple[int, str, str]:
+    """(generation, variant, stream mode) from the command line: the Shesh Besh variant and the
+    stream modes exist from generation 2 on, so asking for them without --generation means 2."""
+    generation = args.generation
+    if generation is None:
+        generation = 2 if args.variant != "backgammon" or args.stream is not None else 1
+    if generation < 2 and (args.variant != "backgammon" or args.stream is not None):
+        raise SynthInputError("--variant sheshbesh and --stream need --generation 2")
+    return generation, args.variant, args.stream or "mixed"
 
 
 def write_card(out: Path, args: argparse.Namespace, times: list[float]) -> None:
@@ -75,6 +103,16 @@ def write_card(out: Path, args: argparse.Namespace, times: list[float]) -> None:
         "height": args.height,
         "samples": args.samples,
     }
+    if any("generation" in label for label in labels):
+        card["generations"] = dict(Counter(str(label.get("generation", 1)) for label in labels))
+        card["variants"] = dict(Counter(label.get("variant", "backgammon") for label in labels))
+        card["standing_stacks"] = sum(len(label.get("standing", {})) for label in labels)
+        card["logo_cubes"] = sum(
+            1 for label in labels if label["cube"] is not None and label["cube"].get("logo")
+        )
+        card["streamed"] = dict(
+            Counter((label["style"].get("stream") or {}).get("codec", "none") for label in labels)
+        )
     if times:
         card["seconds_per_frame_this_run"] = round(sum(times) / len(times), 1)
     (out / "card.json").write_text(json.dumps(card, indent=1) + "\n")
@@ -115,7 +153,32 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--out", type=Path, required=True)
     r.add_argument("--width", type=int, default=1280)
     r.add_argument("--height", type=int, default=720)
-    r.add_argument("--samples", type=int, default=16)
+    r.add_argument(
+        "--samples",
+        type=int,
+        default=16,
+        help="Cycles samples per pixel, denoised (default 16; fewer for quick looks)",
+    )
+    r.add_argument(
+        "--generation",
+        type=int,
+        choices=GENERATIONS,
+        default=None,
+        help="1: the committed evaluation set's generator (the default); 2 adds Shesh Besh, cube "
+        "logos, stream compression and dice leaning on checkers",
+    )
+    r.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        default="backgammon",
+        help="the game set up on the board (sheshbesh: standing stacks; means --generation 2)",
+    )
+    r.add_argument(
+        "--stream",
+        choices=tuple(STREAM_MODES),
+        default=None,
+        help="how often a frame is compressed like a video stream (generation 2; default mixed)",
+    )
     r.add_argument("--quality", type=int, default=0, help="JPEG quality (default: the scene's own)")
     r.add_argument(
         "--skip-existing", action="store_true", help="leave scenes already in the folder"

@@ -8,6 +8,17 @@ The label format (the camera reader's development contract)::
      "dice": [{"pips": n, "box": [x, y, w, h], "cocked": bool}],
      "cube": {"value": v, "place": "middle"|"white"|"black", "box": [x, y, w, h]} | null,
      "occluded": bool, "style": {...every parameter...}}
+
+Generation 2 (see :data:`synth.scene.GENERATIONS`) keeps every key above with the same meaning and
+adds, so a reader of generation-1 labels reads these unchanged (a missing key means generation 1,
+backgammon, nothing standing, no logo, no stream)::
+
+     "generation": 2, "variant": "backgammon"|"sheshbesh",
+     "standing": {"p6": 3, ...},   # checkers standing in a Shesh Besh stack, only where any stand;
+                                   # they are included in "locations"; the rest there lie flat
+     "cube": {..., "logo": bool},  # true: the up face shows an emblem in place of 64 (value 64)
+     "style": {..., "stream": null|{"codec", "scale", "jpeg_quality"}, "stream_mode": "...",
+               "stack_form": ""|"tower"|"on-edge", "dice": [{..., "rests_on": ""|"checker"}]}
 """
 
 from __future__ import annotations
@@ -22,7 +33,11 @@ from sheshbesh.locations import CUBE_PLACES, LOCATIONS, POINT_LOCATIONS
 from synth.scene import (
     CUBE_VALUES,
     FAMILIES,
+    GENERATIONS,
     LIGHT_KINDS,
+    STACK_FORMS,
+    STREAM_MODES,
+    VARIANTS,
     Scene,
     covers_field,
     field_corners_world,
@@ -53,7 +68,7 @@ def _box(scene: Scene, matrix: tuple[tuple[float, ...], ...], size: float) -> li
 
 def style_of(scene: Scene) -> dict[str, Any]:
     """Every parameter of the scene that is not already a label, as plain JSON values."""
-    return {
+    style: dict[str, Any] = {
         "board": dataclasses.asdict(scene.board),
         "checkers": dataclasses.asdict(scene.checkers_style),
         "light_kind": scene.light_kind,
@@ -83,8 +98,17 @@ def style_of(scene: Scene) -> dict[str, Any]:
         },
         "hands": [{"over_field": h.over_field, "skin": h.skin} for h in scene.hands],
         "clutter": [c.kind for c in scene.clutter],
-        "off_on_edge": any(c.on_edge for c in scene.checkers),
+        "off_on_edge": any(c.on_edge and c.location.startswith("off") for c in scene.checkers),
     }
+    if scene.generation >= 2:
+        style["stream"] = None if scene.stream is None else dataclasses.asdict(scene.stream)
+        style["stream_mode"] = scene.stream_mode
+        style["stack_form"] = scene.stack_form
+        for die, entry in zip(scene.dice, style["dice"], strict=True):
+            entry["rests_on"] = die.rests_on
+        if scene.cube is not None:
+            style["cube"]["logo_kind"] = scene.cube.logo
+    return style
 
 
 def label_of(scene: Scene, image_name: str) -> dict[str, Any]:
@@ -102,7 +126,7 @@ def label_of(scene: Scene, image_name: str) -> dict[str, Any]:
         )
         for h in scene.hands
     )
-    return {
+    label: dict[str, Any] = {
         "image": image_name,
         "width": scene.width,
         "height": scene.height,
@@ -125,6 +149,13 @@ def label_of(scene: Scene, image_name: str) -> dict[str, Any]:
         "occluded": occluded,
         "style": style_of(scene),
     }
+    if scene.generation >= 2:
+        label["generation"] = scene.generation
+        label["variant"] = scene.variant
+        label["standing"] = dict(scene.standing)
+        if label["cube"] is not None:
+            label["cube"]["logo"] = bool(scene.cube is not None and scene.cube.logo)
+    return label
 
 
 def problems(label: dict[str, Any]) -> list[str]:
@@ -181,4 +212,42 @@ def problems(label: dict[str, Any]) -> list[str]:
             found.append("a centred cube must show 64")
     if not isinstance(label.get("occluded"), bool):
         found.append("occluded is not true or false")
+    found += _generation_two_problems(label)
+    return found
+
+
+def _generation_two_problems(label: dict[str, Any]) -> list[str]:
+    """What is wrong with the keys generation 2 adds (none of them present is fine)."""
+    found: list[str] = []
+    generation = label.get("generation", 1)
+    if generation not in GENERATIONS:
+        found.append(f"generation {generation!r} not one of {GENERATIONS}")
+    variant = label.get("variant", "backgammon")
+    if variant not in VARIANTS:
+        found.append(f"variant {variant!r} not one of {VARIANTS}")
+    locations = label.get("locations", {})
+    standing = label.get("standing", {})
+    if not isinstance(standing, dict):
+        found.append("standing is not a mapping of location to a count")
+        standing = {}
+    if standing and variant != "sheshbesh":
+        found.append(f"checkers stand in a {variant} position")
+    for name, n in standing.items():
+        if name not in POINT_LOCATIONS:
+            found.append(f"standing: {name!r} is not a point")
+            continue
+        here = sum(int(v) for v in locations.get(name, {}).values())
+        if not isinstance(n, int) or not 1 <= n <= here:
+            found.append(f"standing: {n!r} stand on {name}, which holds {here}")
+    cube = label.get("cube")
+    if cube is not None and "logo" in cube:
+        if not isinstance(cube["logo"], bool):
+            found.append("cube logo is not true or false")
+        elif cube["logo"] and cube.get("value") != 64:
+            found.append("a cube showing its logo must have the value 64")
+    style = label.get("style", {})
+    if "stack_form" in style and style["stack_form"] not in ("", *STACK_FORMS):
+        found.append(f"stack form {style['stack_form']!r} unknown")
+    if "stream_mode" in style and style["stream_mode"] not in STREAM_MODES:
+        found.append(f"stream mode {style['stream_mode']!r} unknown")
     return found

@@ -1,18 +1,27 @@
 """A camera's faults applied to a linear render: auto exposure with an error, white balance that only
 partly corrects the light's colour, a film-like tone curve, sensor noise, motion blur, lens distortion
-and JPEG compression. Pure numpy/OpenCV, so it is tested without Blender.
+and JPEG compression, and (generation 2) a video stream's compression. Pure numpy/OpenCV, so it is
+tested without Blender.
 """
 
 from __future__ import annotations
 
 import math
+import tempfile
+from pathlib import Path
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from synth import SynthError
 from synth.projection import focal_pixels, undistorted_from_distorted
-from synth.scene import PostEffects
+from synth.scene import PostEffects, Stream
+
+#: OpenCV's writer tag and file suffix of each video codec a stream may use. This machine's OpenCV
+#: (the opencv-python-headless wheel, FFmpeg inside) writes MPEG-4 part 2 and VP8 but has no H.264
+#: encoder; both are block-transform codecs with 4:2:0 chroma like the H.264 of a webcam stream.
+VIDEO_CODECS: dict[str, tuple[str, str]] = {"mp4v": ("mp4v", ".mp4"), "vp8": ("VP80", ".mkv")}
 
 
 def _tone(x: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -87,3 +96,77 @@ def encode_jpeg(image: NDArray[np.uint8], quality: int) -> bytes:
     if not ok:
         raise ValueError(f"JPEG encoding failed for an image of shape {image.shape}")
     return bytes(data.tobytes())
+
+
+def stream(image: NDArray[np.uint8], setup: Stream) -> NDArray[np.uint8]:
+    """``image`` (BGR) as a frame of a compressed video stream: scaled to the stream's size,
+    compressed, scaled back. Raises :class:`synth.SynthError` when OpenCV here cannot write the
+    codec."""
+    height, width = image.shape[:2]
+    small = image
+    size = (
+        max(16, round(width * setup.scale) // 2 * 2),
+        max(16, round(height * setup.scale) // 2 * 2),
+    )
+    if size != (width, height):
+        small = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
+    if setup.codec == "jpeg":
+        coded = _jpeg_420(small, setup.jpeg_quality)
+    elif setup.codec in VIDEO_CODECS:
+        coded = _video_frame(small, setup.codec)
+    else:
+        raise SynthError(
+            f"stream codec {setup.codec!r} is not one of jpeg, {', '.join(VIDEO_CODECS)}"
+        )
+    if coded.shape[:2] != (height, width):
+        coded = np.asarray(
+            cv2.resize(coded, (width, height), interpolation=cv2.INTER_LINEAR), dtype=np.uint8
+        )
+    return np.ascontiguousarray(coded)
+
+
+def _jpeg_420(image: NDArray[np.uint8], quality: int) -> NDArray[np.uint8]:
+    """Hard JPEG with 4:2:0 chroma: 8x8 blocks and smeared colour edges, as a stream shows."""
+    ok, data = cv2.imencode(
+        ".jpg",
+        image,
+        [
+            cv2.IMWRITE_JPEG_QUALITY,
+            int(quality),
+            cv2.IMWRITE_JPEG_SAMPLING_FACTOR,
+            cv2.IMWRITE_JPEG_SAMPLING_FACTOR_420,
+        ],
+    )
+    if not ok:
+        raise SynthError(f"JPEG encoding failed for an image of shape {image.shape}")
+    return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), dtype=np.uint8)
+
+
+def video_codec_available(codec: str) -> bool:
+    """Whether OpenCV here can write ``codec`` (a key of :data:`VIDEO_CODECS`)."""
+    try:
+        _video_frame(np.zeros((64, 64, 3), dtype=np.uint8), codec)
+    except SynthError:
+        return False
+    return True
+
+
+def _video_frame(image: NDArray[np.uint8], codec: str) -> NDArray[np.uint8]:
+    """The frame after a round trip through a one-frame video file at the writer's own bit rate."""
+    tag, suffix = VIDEO_CODECS[codec]
+    height, width = image.shape[:2]
+    with tempfile.TemporaryDirectory(prefix="synth-stream-") as folder:
+        path = str(Path(folder) / f"frame{suffix}")
+        writer = cv2.VideoWriter(
+            path, cv2.CAP_FFMPEG, cv2.VideoWriter.fourcc(*tag), 25.0, (width, height)
+        )
+        if not writer.isOpened():
+            raise SynthError(f"OpenCV here cannot write {codec} video (stream compression)")
+        writer.write(image)
+        writer.release()
+        reader = cv2.VideoCapture(path)
+        ok, frame = reader.read()
+        reader.release()
+    if not ok or frame is None or frame.shape != image.shape:
+        raise SynthError(f"OpenCV here cannot read back its own {codec} video (stream compression)")
+    return np.asarray(frame, dtype=np.uint8)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import numpy as np
@@ -39,6 +39,18 @@ HELDOUT_LIGHTS: tuple[str, ...] = ("window",)
 TUNE_LIGHTS: tuple[str, ...] = tuple(k for k in LIGHT_KINDS if k not in HELDOUT_LIGHTS)
 #: Selections the command line accepts besides one family name.
 SELECTIONS: tuple[str, ...] = ("all", "tune", "heldout")
+#: The game set up on the board: backgammon, or Arabic Shesh Besh with its standing stacks.
+VARIANTS: tuple[str, ...] = ("backgammon", "sheshbesh")
+#: Generations of the generator. 1 made the committed evaluation set ``tests/data/photoreal`` and is
+#: kept so its labels stay reproducible; 2 adds the Shesh Besh variant, logo faces on the cube,
+#: video-stream compression and cocked dice that lean on a checker. Labels without a
+#: ``generation`` key are generation 1.
+GENERATIONS: tuple[int, ...] = (1, 2)
+GENERATION = 2
+#: How often a generation-2 scene is compressed like a video stream, by ``--stream`` mode.
+STREAM_MODES: dict[str, float] = {"never": 0.0, "mixed": 0.25, "always": 1.0}
+#: Shesh Besh stacks: a pile of flat checkers, or checkers stood on their edge side by side.
+STACK_FORMS: tuple[str, ...] = ("tower", "on-edge")
 
 Split = Literal["tune", "heldout"]
 
@@ -99,7 +111,10 @@ class CheckerStyle:
 
 @dataclass(frozen=True)
 class Checker:
-    """One checker: centre of its bottom face, and whether it stands on edge (axis along y)."""
+    """One checker: centre of its bottom face, and whether it stands on edge (axis along y).
+
+    A checker on edge may lean: ``lean`` radians about the x axis (its top towards -y when
+    positive), then turned by ``yaw`` about the vertical."""
 
     colour: Colour
     location: str
@@ -108,6 +123,8 @@ class Checker:
     z: float
     spin: float
     on_edge: bool = False
+    lean: float = 0.0
+    yaw: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -123,6 +140,7 @@ class Die:
     pip_colour: Rgb
     translucent: bool
     rounding: float
+    rests_on: str = ""  # "checker" when a cocked die leans on one (generation 2)
 
 
 @dataclass(frozen=True)
@@ -135,6 +153,7 @@ class Cube:
     matrix: tuple[tuple[float, ...], ...]
     colour: Rgb
     digit_colour: Rgb
+    logo: str = ""  # the emblem on the up face in place of 64 ("ring-star", "monogram"), or ""
 
 
 @dataclass(frozen=True)
@@ -207,6 +226,17 @@ class PostEffects:
 
 
 @dataclass(frozen=True)
+class Stream:
+    """Video-stream compression (generation 2): the frame is scaled by ``scale``, encoded as one
+    frame of a video with OpenCV's writer (``codec`` mp4v or vp8; both store 4:2:0 chroma) or, for
+    ``jpeg``, subsampled to 4:2:0 and compressed hard at ``jpeg_quality``, then scaled back."""
+
+    codec: str
+    scale: float
+    jpeg_quality: int
+
+
+@dataclass(frozen=True)
 class Scene:
     seed: int
     family: str
@@ -230,6 +260,13 @@ class Scene:
     height: int
     position_kind: str
     extras: dict[str, float] = field(default_factory=dict)
+    generation: int = 1
+    variant: str = "backgammon"
+    #: Checkers standing in a Shesh Besh stack, by location (only locations that have any).
+    standing: dict[str, int] = field(default_factory=dict)
+    stack_form: str = ""
+    stream: Stream | None = None
+    stream_mode: str = "never"
 
     @property
     def split(self) -> Split:
@@ -482,6 +519,58 @@ def _position(rng: random.Random) -> tuple[str, dict[str, dict[str, int]]]:
     return kind, counts
 
 
+#: Arabic Shesh Besh: the stack on each of a side's own points at the start (rules, section 2).
+SHESHBESH_STACKS: dict[int, int] = {6: 3, 5: 3, 4: 3, 3: 2, 2: 2, 1: 2}
+SHESHBESH_STAGES: tuple[str, ...] = ("start", "laying", "eating")
+
+
+def _sheshbesh_side(rng: random.Random, stage: str) -> tuple[dict[int, int], dict[int, int], int]:
+    """One side of a Shesh Besh game at ``stage``: checkers per own point, how many of them still
+    stand in the point's stack, and how many are borne off.
+
+    A stack of n lays down n - 1 checkers one by one beside itself (its bottom one counts as down
+    already), so a stack stands while it holds two or more; its last checker lies like the others.
+    """
+    total = dict(SHESHBESH_STACKS)
+    standing = dict(SHESHBESH_STACKS)
+    off = 0
+    if stage == "laying":
+        # Some but not all of the nine lay-downs done.
+        while True:
+            laid = {p: rng.randint(0, n - 1) for p, n in SHESHBESH_STACKS.items()}
+            if 0 < sum(laid.values()) < 9:
+                break
+        standing = {p: n - laid[p] if n - laid[p] >= 2 else 0 for p, n in SHESHBESH_STACKS.items()}
+    elif stage == "eating":
+        standing = {p: 0 for p in SHESHBESH_STACKS}
+        off = rng.randint(0, 13)
+        for _ in range(off):
+            point = rng.choice([p for p, n in total.items() if n > 0])
+            total[point] -= 1
+    return total, standing, off
+
+
+def _sheshbesh_position(
+    rng: random.Random,
+) -> tuple[str, dict[str, dict[str, int]], dict[str, int]]:
+    """A Shesh Besh position: each side at its own stage (the start, laying down, bearing off);
+    the kind names both, White's first, e.g. ``sheshbesh-laying-start``."""
+    counts = _empty_counts()
+    standing: dict[str, int] = {}
+    stages = []
+    for colour in COLOURS:
+        stage = rng.choices(SHESHBESH_STAGES, [0.35, 0.45, 0.2])[0]
+        stages.append(stage)
+        total, up, off = _sheshbesh_side(rng, stage)
+        for point, n in total.items():
+            name = _own_point(point, colour)
+            counts[name][colour] = n
+            if up[point]:
+                standing[name] = up[point]
+        counts[f"off-{colour}"][colour] = off
+    return "sheshbesh-" + "-".join(stages), counts, standing
+
+
 # --- placing checkers ---------------------------------------------------------------------------
 
 #: Slots on a point: (layer, index along the point in checker diameters). Layer 0 holds five from
@@ -531,8 +620,62 @@ def outer_extent(board: BoardStyle) -> tuple[float, float, float, float]:
     return -left, right, -half_h, half_h
 
 
+def _stack(
+    rng: random.Random,
+    board: BoardStyle,
+    style: CheckerStyle,
+    colour: Colour,
+    point: int,
+    n: int,
+    form: str,
+) -> list[Checker]:
+    """A Shesh Besh stack of ``n`` at the base of ``point``: a pile of flat checkers (``tower``)
+    or checkers stood on edge side by side, face to face, leaning a little towards the frame."""
+    d, t = board.checker_d, style.thickness
+    x, y0, direction = point_base(board, point)
+    name = f"p{point}"
+    centre = y0 + direction * (d / 2 + d * 0.03)
+    if form == "tower":
+        return [
+            Checker(
+                colour,
+                name,
+                x + rng.gauss(0.0, d * 0.02),
+                centre + rng.gauss(0.0, d * 0.02),
+                level * t,
+                rng.uniform(0, 2 * math.pi),
+            )
+            for level in range(n)
+        ]
+    lean = direction * math.radians(rng.uniform(2.0, 8.0))
+    yaw = rng.uniform(-0.15, 0.15)
+    step = t * 1.03 / math.cos(lean)
+    stack = []
+    for k in range(n):
+        along = (k - (n - 1) / 2) * step
+        stack.append(
+            Checker(
+                colour,
+                name,
+                x - math.sin(yaw) * along + rng.gauss(0.0, d * 0.01),
+                centre + math.cos(yaw) * along,
+                0.0,
+                rng.uniform(0, 2 * math.pi),
+                on_edge=True,
+                lean=lean + rng.gauss(0.0, 0.01),
+                yaw=yaw + rng.gauss(0.0, 0.02),
+            )
+        )
+    return stack
+
+
 def _place_checkers(
-    rng: random.Random, board: BoardStyle, style: CheckerStyle, counts: dict[str, dict[str, int]]
+    rng: random.Random,
+    board: BoardStyle,
+    style: CheckerStyle,
+    counts: dict[str, dict[str, int]],
+    standing: dict[str, int] | None = None,
+    stack_form: str = "",
 ) -> tuple[Checker, ...]:
     d = board.checker_d
     t = style.thickness
@@ -548,7 +691,13 @@ def _place_checkers(
             if n == 0:
                 continue
             x, y0, direction = point_base(board, point)
-            for layer, along in POINT_SLOTS[:n]:
+            up = (standing or {}).get(name, 0)
+            slots = POINT_SLOTS[:n]
+            if up:
+                # The stack takes the first place at the base; the laid-down ones lie beside it.
+                placed += _stack(rng, board, style, colour, point, up, stack_form)
+                slots = POINT_SLOTS[1 : 1 + n - up]
+            for layer, along in slots:
                 placed.append(
                     Checker(
                         colour,
@@ -676,7 +825,68 @@ def _free(x: float, y: float, radius: float, others: list[tuple[float, float, fl
     return all(math.hypot(x - ox, y - oy) > radius + r for ox, oy, r in others)
 
 
-def _dice(rng: random.Random, board: BoardStyle, checkers: tuple[Checker, ...]) -> tuple[Die, ...]:
+def _lean_on_checker(
+    extra: random.Random,
+    board: BoardStyle,
+    thickness: float,
+    checkers: tuple[Checker, ...],
+    size: float,
+    occupied: list[tuple[float, float, float]],
+    side: float,
+) -> tuple[float, float, float, float, float] | None:
+    """Where a cocked die can lean on a flat checker with nothing on top of it, in the die's half:
+    (x, y, z of the die's centre, tilt, tilt direction), or None when no checker has room beside it.
+
+    The die's low edge stands on the surface and its bottom face rests on the checker's top edge,
+    so the tilt follows from the checker's height: sin(tilt) = height / (where along the face)."""
+    r = board.checker_d / 2
+    reach = size * 0.75
+    supports = [
+        c
+        for c in checkers
+        if not c.on_edge
+        and c.location.startswith("p")
+        and side * c.x > 0
+        and not any(
+            o.z > c.z and math.hypot(o.x - c.x, o.y - c.y) < board.checker_d * 0.9 for o in checkers
+        )
+    ]
+    if not supports:
+        return None
+    for _ in range(60):
+        support = extra.choice(supports)
+        height = support.z + thickness
+        sine = height / (size * extra.uniform(0.55, 0.85))
+        if sine >= 0.85:
+            continue
+        tilt = math.asin(sine)
+        alpha = extra.uniform(0, 2 * math.pi)  # the die leans towards the checker along alpha
+        ux, uy = math.cos(alpha), math.sin(alpha)
+        low = r + height / math.tan(tilt)  # from the checker's centre back to the low edge
+        shift = size / 2 * (math.cos(tilt) - math.sin(tilt))
+        x = support.x - ux * (low - shift)
+        y = support.y - uy * (low - shift)
+        inside = (
+            board.bar_w / 2 + reach < side * x < board.field_w / 2 - reach
+            and abs(y) < board.field_h / 2 - reach
+        )
+        others = [(ox, oy, orad) for ox, oy, orad in occupied if (ox, oy) != (support.x, support.y)]
+        if inside and _free(x, y, reach, others):
+            z = size / 2 * (math.sin(tilt) + math.cos(tilt))
+            return x, y, z, tilt, alpha - math.pi / 2
+    return None
+
+
+def _dice(
+    rng: random.Random,
+    board: BoardStyle,
+    checkers: tuple[Checker, ...],
+    extra: random.Random | None = None,
+    thickness: float = 0.0,
+) -> tuple[Die, ...]:
+    """Two dice in one half of the field. With ``extra`` (generation 2) a cocked die leans on a
+    checker, or lies flat when no checker has room beside it; ``extra`` makes those choices so
+    the main stream of choices stays that of generation 1."""
     kind = rng.choice(["standard", "standard", "precision", "dark", "coloured"])
     size = (
         board.checker_d * rng.uniform(0.40, 0.52)
@@ -717,20 +927,36 @@ def _dice(rng: random.Random, board: BoardStyle, checkers: tuple[Checker, ...]) 
         else:  # a crowded half: the strip between the rows of points is the place of last resort
             x = side * (board.field_w / 4 + index * size * 1.8)
             y = 0.0
+        rests_on = ""
         if cocked:
             tilt = math.radians(rng.uniform(14, 30))
             yaw_dir = rng.uniform(0, 2 * math.pi)
             # Lifted so the low edge touches the surface: leaning against a checker or the rim.
             z = size / 2 * (math.cos(tilt) + math.sin(tilt))
             matrix = die_pose(value, yaw, tilt, yaw_dir, (x, y, z))
+            if extra is not None:
+                lean = _lean_on_checker(extra, board, thickness, checkers, size, occupied, side)
+                if lean is None:
+                    cocked = False
+                    matrix = die_pose(value, yaw, 0.0, 0.0, (x, y, size / 2))
+                else:
+                    x, y, z, tilt, yaw_dir = lean
+                    # An edge of the bottom face along the tilt axis, so that edge is what touches.
+                    yaw = yaw_dir + extra.choice([0.0, 0.5, 1.0, 1.5]) * math.pi
+                    matrix = die_pose(value, yaw, tilt, yaw_dir, (x, y, z))
+                    rests_on = "checker"
         else:
             matrix = die_pose(value, yaw, 0.0, 0.0, (x, y, size / 2))
         occupied.append((x, y, reach))
-        dice.append(Die(value, size, matrix, cocked, colour, pips, translucent, rounding))
+        dice.append(Die(value, size, matrix, cocked, colour, pips, translucent, rounding, rests_on))
     return tuple(dice)
 
 
 CUBE_VALUES = (2, 4, 8, 16, 32, 64)
+
+
+#: Emblems a cube may carry on the face that would read 64 (generation 2).
+CUBE_LOGOS: tuple[str, ...] = ("ring-star", "monogram")
 
 
 def _cube(rng: random.Random, board: BoardStyle, checkers: tuple[Checker, ...]) -> Cube | None:
@@ -1012,23 +1238,76 @@ def choose(seed: int, selection: str) -> tuple[str, str]:
     raise SynthInputError(f"family {selection!r} is not one of {', '.join(FAMILIES + SELECTIONS)}")
 
 
+def _stream(extra: random.Random, mode: str) -> Stream | None:
+    """Whether (by ``mode``'s share) and how this frame is compressed like a video stream."""
+    if extra.random() >= STREAM_MODES[mode]:
+        return None
+    return Stream(
+        codec=extra.choice(["mp4v", "mp4v", "vp8", "jpeg"]),
+        scale=extra.choice([1.0, 0.75, 0.5]),
+        jpeg_quality=extra.randint(18, 40),
+    )
+
+
 def make_scene(
-    seed: int, family: str, light_kind: str, width: int = 1280, height: int = 720
+    seed: int,
+    family: str,
+    light_kind: str,
+    width: int = 1280,
+    height: int = 720,
+    *,
+    generation: int = 1,
+    variant: str = "backgammon",
+    stream: str = "mixed",
 ) -> Scene:
     """The scene of ``seed`` for one board ``family`` lit by ``light_kind``; deterministic.
 
-    Raises :class:`synth.SynthInputError` for an unknown family or light kind.
+    ``generation`` 1 (the default) is the generator of the committed evaluation set, unchanged.
+    Generation 2 draws everything generation 1 draws in the same order, and its own additions
+    (cube logos, cocked dice on checkers, stream compression, the stack form) from a second
+    stream, so a backgammon scene of generation 2 keeps generation 1's board, position, camera
+    and light. ``variant`` ``sheshbesh`` (generation 2 only) sets up Arabic Shesh Besh instead.
+    ``stream`` (never, mixed, always) says how often a generation-2 frame is compressed like a
+    video stream.
+
+    Raises :class:`synth.SynthInputError` for an unknown family, light kind, variant, generation
+    or stream mode.
     """
     if light_kind not in LIGHT_KINDS:
         raise SynthInputError(f"light kind {light_kind!r} is not one of {', '.join(LIGHT_KINDS)}")
     if family not in FAMILIES:
         raise SynthInputError(f"family {family!r} is not one of {', '.join(FAMILIES)}")
+    if generation not in GENERATIONS:
+        raise SynthInputError(f"generation {generation!r} is not one of {GENERATIONS}")
+    if variant not in VARIANTS:
+        raise SynthInputError(f"variant {variant!r} is not one of {', '.join(VARIANTS)}")
+    if variant != "backgammon" and generation < 2:
+        raise SynthInputError(f"variant {variant!r} needs generation 2")
+    if stream not in STREAM_MODES:
+        raise SynthInputError(f"stream mode {stream!r} is not one of {', '.join(STREAM_MODES)}")
     rng = random.Random(f"scene-{seed}-{family}-{light_kind}")
+    extra = (
+        random.Random(f"scene-extra-{seed}-{family}-{light_kind}-{variant}")
+        if generation >= 2
+        else None
+    )
     board, style = _board(rng, family)
-    position_kind, counts = _position(rng)
-    checkers = _place_checkers(rng, board, style, counts)
-    dice = _dice(rng, board, checkers) if rng.random() < 0.8 else ()
+    standing: dict[str, int] = {}
+    stack_form = ""
+    if variant == "sheshbesh":
+        assert extra is not None
+        position_kind, counts, standing = _sheshbesh_position(rng)
+        stack_form = extra.choice(STACK_FORMS)
+    else:
+        position_kind, counts = _position(rng)
+    checkers = _place_checkers(rng, board, style, counts, standing, stack_form)
+    dice = _dice(rng, board, checkers, extra, style.thickness) if rng.random() < 0.8 else ()
     cube = _cube(rng, board, checkers)
+    stream_setup = None
+    if extra is not None:
+        if cube is not None and cube.place == "middle" and extra.random() < 0.5:
+            cube = replace(cube, logo=extra.choice(CUBE_LOGOS))
+        stream_setup = _stream(extra, stream)
     hands = _hands(rng, board)
     clutter = _clutter(rng, board)
     lights, world, strength = _lights(rng, light_kind)
@@ -1081,6 +1360,12 @@ def make_scene(
         width=width,
         height=height,
         position_kind=position_kind,
+        generation=generation,
+        variant=variant,
+        standing=standing,
+        stack_form=stack_form,
+        stream=stream_setup,
+        stream_mode=stream if generation >= 2 else "never",
     )
 
 

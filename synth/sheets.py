@@ -78,6 +78,9 @@ def draw_label(image: NDArray[np.uint8], label: dict[str, Any]) -> NDArray[np.ui
             words += f" w{counts['white']}"
         if counts["black"]:
             words += f" b{counts['black']}"
+        standing = label.get("standing", {}).get(name, 0)
+        if standing:
+            words += f" s{standing}"  # of those, this many stand in a stack
         colour = (
             (255, 255, 255)
             if counts["white"]
@@ -108,8 +111,14 @@ def draw_label(image: NDArray[np.uint8], label: dict[str, Any]) -> NDArray[np.ui
     if cube is not None:
         x, y, w, h = (round(c) for c in cube["box"])
         cv2.rectangle(out, (x, y), (x + w, y + h), (0, 165, 255), 2)
-        text((x, y + h + 14), f"cube {cube['value']} {cube['place']}", (0, 165, 255))
+        logo = " logo" if cube.get("logo") else ""
+        text((x, y + h + 14), f"cube {cube['value']}{logo} {cube['place']}", (0, 165, 255))
     header = f"{label['family']} / {label['style']['light_kind']} / {label['split']} / seed {label['seed']}"
+    if label.get("variant", "backgammon") != "backgammon":
+        header += f" / {label['variant']} {label['style'].get('stack_form', '')}"
+    stream = label["style"].get("stream")
+    if stream:
+        header += f" / stream {stream['codec']} x{stream['scale']}"
     if label["occluded"]:
         header += " / OCCLUDED"
     text((10, 22), header, (255, 255, 255), 0.6)

@@ -51,3 +51,37 @@ def test_the_same_seed_renders_the_same_image_and_label() -> None:
     assert a == json.dumps(
         label_of(make_scene(5, "tournament-felt", "lamp", 96, 54), "x.jpg"), sort_keys=True
     )
+
+
+def test_standing_checkers_stand_on_the_board_and_lean_towards_the_frame() -> None:
+    from synth.blender import build, load_bpy
+
+    bpy = load_bpy()
+    from mathutils import Vector
+
+    scene = next(
+        s
+        for s in (
+            make_scene(n, "tournament-felt", "lamp", 320, 180, generation=2, variant="sheshbesh")
+            for n in range(60)
+        )
+        if s.stack_form == "on-edge" and s.standing
+    )
+    build(bpy, scene)
+    standing = [
+        (i, c) for i, c in enumerate(scene.checkers) if c.on_edge and c.location.startswith("p")
+    ]
+    assert standing
+    for index, checker in standing:
+        obj = bpy.data.objects[f"checker-{index}"]
+        points = [obj.matrix_world @ Vector(v.co) for v in obj.data.vertices]
+        low = min(p.z for p in points)
+        # On the board's surface (within the bevel's facets), not sunk into it nor floating.
+        assert abs(low - checker.z) < 0.0008, (index, low)
+        height = max(p.z for p in points) - low
+        assert height > scene.board.checker_d * 0.95
+        top = [p.y for p in points if p.z > low + 0.9 * height]
+        bottom = [p.y for p in points if p.z < low + 0.1 * height]
+        shift = sum(top) / len(top) - sum(bottom) / len(bottom)
+        towards = -1.0 if int(checker.location[1:]) <= 12 else 1.0
+        assert shift * towards > 0  # its top leans towards the frame at the point's base
