@@ -39,14 +39,10 @@ def test_console_command_lists_subcommands() -> None:
 
 
 def test_closing_mixin_closes_on_exit_even_after_an_error() -> None:
-    import doctest
-
     import pytest
 
-    import sheshbesh.closing
     from sheshbesh.closing import Closing
 
-    assert doctest.testmod(sheshbesh.closing).failed == 0
     closed = []
 
     class Device(Closing):

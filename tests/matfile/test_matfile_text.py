@@ -263,16 +263,6 @@ def test_write_then_read_is_identity(match: MatchFile) -> None:
     assert read_mat(write_mat(match)) == match
 
 
-def test_docstring_examples_run() -> None:
-    import doctest
-
-    import controller.matfile
-
-    results = doctest.testmod(controller.matfile)
-    assert results.attempted >= 3
-    assert results.failed == 0
-
-
 def test_problems_come_in_line_order_each_once() -> None:
     text = (
         " 3 point match\n Game 1\n A : 0  B : 0\n  1) 31: 8/5 6/5\n\n"
