@@ -642,29 +642,79 @@ def _cube_logo(bpy: Any, parent: Any, size: float, kind: str, mat: Any) -> None:
         text.location = (0.0, 0.0, z)
 
 
+def _metaball(bpy: Any, name: str, segments: list[tuple[Any, Any, float]], mat: Any) -> Any:
+    """One smooth body from capsule segments (a, b, radius). Blender blends the metaballs of one
+    object (and of objects sharing a name's stem), so fingers get an object each and stay apart."""
+    import mathutils
+
+    ball = bpy.data.metaballs.new(name)
+    ball.resolution = 0.004
+    ball.render_resolution = 0.0025
+    ball.threshold = 0.6
+    for a, b, radius in segments:
+        element = ball.elements.new()
+        element.type = "CAPSULE"
+        element.co = (a + b) / 2
+        element.radius = radius / 0.575  # the surface sits at ~0.575 of the influence
+        element.size_x = max((b - a).length / 2, 1e-4)
+        element.rotation = mathutils.Vector((1.0, 0.0, 0.0)).rotation_difference(b - a)
+    ball.materials.append(mat)
+    return _link(bpy, bpy.data.objects.new(name, ball))
+
+
 def _hands(bpy: Any, scene: Scene) -> None:
+    """A forearm in a sleeve, the back of the hand as a flat rounded slab, and fingers and thumb
+    of two joints each, bent down at the knuckle, with gaps between them. The label's capsules
+    (:class:`synth.scene.Hand`) give the places; the shapes stay within them."""
     import mathutils
 
     for index, hand in enumerate(scene.hands):
-        ball = bpy.data.metaballs.new(f"hand-{index}")
-        ball.resolution = 0.004
-        ball.render_resolution = 0.003
-        ball.threshold = 0.6
-        for capsule in hand.capsules:
-            a = mathutils.Vector(capsule.a)
-            b = mathutils.Vector(capsule.b)
-            element = ball.elements.new()
-            element.type = "CAPSULE"
-            element.co = (a + b) / 2
-            element.radius = capsule.radius / 0.575  # the surface sits at ~0.575 of the influence
-            element.size_x = (b - a).length / 2
-            element.rotation = mathutils.Vector((1.0, 0.0, 0.0)).rotation_difference(b - a)
-        ball.materials.append(material(bpy, f"skin-{index}", "skin", hand.skin))
-        _link(bpy, bpy.data.objects.new(f"hand-{index}", ball))
-        # A sleeve over the elbow end of the forearm.
-        forearm = hand.capsules[0]
+        skin = material(bpy, f"skin-{index}", "skin", hand.skin)
+        forearm, palm, *digits = hand.capsules
         a = mathutils.Vector(forearm.a)
         b = mathutils.Vector(forearm.b)
+        # The forearm narrows towards the wrist.
+        _metaball(
+            bpy,
+            f"forearm-{index}",
+            [(a, a + (b - a) * 0.55, forearm.radius), (a + (b - a) * 0.5, b, forearm.radius * 0.8)],
+            skin,
+        )
+        # The back of the hand: a box rounded by subdivision, flatter than it is wide.
+        pa = mathutils.Vector(palm.a)
+        pb = mathutils.Vector(palm.b)
+        length = (pb - pa).length + palm.radius * 0.8
+        width = palm.radius * 2.5
+        thick = palm.radius * 0.95
+        slab = box(
+            bpy,
+            f"palm-{index}",
+            (-length / 2, -width / 2, -thick / 2),
+            (length / 2, width / 2, thick / 2),
+            skin,
+        )
+        subdivision = slab.modifiers.new("round", "SUBSURF")
+        subdivision.levels = 2
+        subdivision.render_levels = 3
+        for polygon in slab.data.polygons:
+            polygon.use_smooth = True
+        slab.location = (pa + pb) / 2
+        slab.rotation_mode = "QUATERNION"
+        slab.rotation_quaternion = mathutils.Vector((1.0, 0.0, 0.0)).rotation_difference(pb - pa)
+        for k, digit in enumerate(digits):
+            da = mathutils.Vector(digit.a)
+            db = mathutils.Vector(digit.b)
+            # Knuckle at 55 %: the first joint runs level, the rest bends down to the tip.
+            knuckle = da + (db - da) * 0.55
+            knuckle.z = da.z + (db.z - da.z) * 0.15
+            radius = digit.radius * 0.9
+            _metaball(
+                bpy,
+                f"digit{k}-{index}",
+                [(da, knuckle, radius), (knuckle, db, radius * 0.85)],
+                skin,
+            )
+        # A sleeve over the elbow end of the forearm.
         mid = a + (b - a) * 0.3
         bpy.ops.mesh.primitive_cylinder_add(
             vertices=32, radius=forearm.radius * 1.5, depth=(b - a).length * 0.7, location=mid
