@@ -32,7 +32,8 @@ from synth.sheets import contact_sheet, draw_label, labelled_images
 
 
 def render(args: argparse.Namespace) -> int:
-    """Render ``count`` scenes, seeds ``seed`` .. ``seed + count - 1``, into ``out``."""
+    """Render ``count`` scenes, seeds ``seed`` .. ``seed + count - 1`` (or the ``seeds`` listed),
+    into ``out``."""
     from synth.blender import render_linear
     from synth.post import develop, encode_jpeg, stream
 
@@ -40,7 +41,8 @@ def render(args: argparse.Namespace) -> int:
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     times: list[float] = []
-    for seed in range(args.seed, args.seed + args.count):
+    seeds = args.seeds if args.seeds else list(range(args.seed, args.seed + args.count))
+    for seed in seeds:
         family, light = choose(seed, args.family)
         scene = make_scene(
             seed,
@@ -70,6 +72,17 @@ def render(args: argparse.Namespace) -> int:
         print(f"{stem}: {family} {light} {label['split']} {times[-1]:.1f} s", flush=True)
     write_card(out, args, times)
     return 0
+
+
+def seed_list(text: str) -> list[int]:
+    """``--seeds 3,17,40``: the seeds, in order."""
+    try:
+        seeds = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of seeds: {text!r}") from None
+    if not seeds or any(seed < 0 for seed in seeds):
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of seeds: {text!r}")
+    return seeds
 
 
 def generation_options(args: argparse.Namespace) -> tuple[int, str, str]:
@@ -147,8 +160,14 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="python -m synth", description=__doc__)
     commands = top.add_subparsers(dest="command", required=True)
     r = commands.add_parser("render", help="render labelled scenes into a folder")
-    r.add_argument("--count", type=int, required=True)
+    r.add_argument("--count", type=int, default=1)
     r.add_argument("--seed", type=int, default=0)
+    r.add_argument(
+        "--seeds",
+        type=seed_list,
+        default=None,
+        help="comma-separated seeds to render instead of --seed and --count",
+    )
     r.add_argument("--family", default="all", choices=FAMILIES + SELECTIONS)
     r.add_argument("--out", type=Path, required=True)
     r.add_argument("--width", type=int, default=1280)
