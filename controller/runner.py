@@ -83,7 +83,6 @@ class Runner:
         self.lights = list(lights)
         self.panels = list(panels)
         self.speak = speak
-        self.view_errors = 0
         #: the clock a new match gets when its settings name none (``[clock]`` of the config)
         self.match_clock: ClockSettings | None = None
         # The camera loop, the buttons and the panel's admin page feed from different threads.
@@ -143,11 +142,10 @@ class Runner:
 
     def _safely(self, action: Callable[[Any], Any], argument: Any) -> None:
         # The event is already committed: a failing view (an unplugged LED board, a panel error)
-        # is logged and counted, never allowed to stop the referee.
+        # is logged, never allowed to stop the referee.
         try:
             action(argument)
         except Exception as error:
-            self.view_errors += 1
             log.warning("a view failed (%s): %s", type(error).__name__, error)
 
     # The panel's admin actions (``web.interfaces.Controls``) in the referee's terms.

@@ -103,12 +103,6 @@ class Calibration:
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
         return np.asarray(cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2), np.float64)
 
-    def to_board(self, points: FloatArray) -> FloatArray:
-        """Camera pixels (N x 2) -> board units (N x 2)."""
-        pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
-        inverse = np.linalg.inv(self.homography)
-        return np.asarray(cv2.perspectiveTransform(pts, inverse).reshape(-1, 2), np.float64)
-
     def rectifying_matrix(self, scale: float = RECTIFIED_SCALE) -> FloatArray:
         """3x3 map from camera pixels to the rectified top-down image at ``scale`` px per unit."""
         m = self.layout.margin * scale

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal
 
 import cv2
@@ -698,11 +698,6 @@ def _camera_flaws(image: Image, style: Style, rng: np.random.Generator) -> Image
     if style.noise > 0:
         out += rng.normal(0, style.noise, out.shape).astype(np.float32)
     return np.clip(out, 0, 255).astype(np.uint8)
-
-
-def with_dice(scene: Scene, pips: Sequence[int], half: Literal["left", "right"] = "right") -> Scene:
-    """``scene`` with two flat dice showing ``pips`` in ``half`` of the board."""
-    return replace(scene, dice=tuple(DieSpec(p) for p in pips), dice_half=half)
 
 
 def random_scene(rng: np.random.Generator, *, dice: bool = True, cocked: float = 0.1) -> Scene:

@@ -1,10 +1,10 @@
 """LEDs and buttons: what the board shows and what the players press.
 
 The referee builds a :class:`Scene` (``legal_scene``, ``illegal_scene``, ``turn_scene``,
-``cube_offer_scene``, ``game_over_scene``, or :func:`scene_for_event`) and hands it to a
-:class:`Lights`; buttons report presses to ``on_press(name)``. :func:`open_lights` and
-:func:`open_buttons` pick ``fake``, ``pins`` (gpiozero on the Pi's pins) or ``serial`` (the LED
-controller on USB, see ``firmware/PROTOCOL.md``). Importing this package touches no hardware:
+``cube_offer_scene``, ``game_over_scene``) and hands it to a :class:`Lights`; buttons report
+presses to ``on_press(name)``. :func:`open_lights` and :func:`open_buttons` pick ``fake``,
+``pins`` (gpiozero on the Pi's pins) or ``serial`` (the LED controller on USB, see
+``firmware/PROTOCOL.md``). Importing this package touches no hardware:
 gpiozero and pyserial are imported only when such lights are opened.
 
 >>> lights = open_lights("fake")
@@ -26,7 +26,6 @@ from controller.lights.errors import (
 )
 from controller.lights.factory import LightsConfig, open_buttons, open_lights
 from controller.lights.fake import FakeButtons, FakeLights
-from controller.lights.hints import scene_for_event, steps_scene
 from controller.lights.palette import DEFAULT_PALETTE, Effect, Look, Palette
 from controller.lights.pinmap import PinMap, load_pinmap
 from controller.lights.scene import (
@@ -76,7 +75,5 @@ __all__ = [
     "mover_location",
     "open_buttons",
     "open_lights",
-    "scene_for_event",
-    "steps_scene",
     "turn_scene",
 ]

@@ -1,10 +1,9 @@
-"""Scenes, their builders, the palette and the hints from events."""
+"""Scenes, their builders and the palette."""
 
 from __future__ import annotations
 
 import pytest
 
-from controller.events import Event
 from controller.lights import (
     DARK,
     DEFAULT_PALETTE,
@@ -19,8 +18,6 @@ from controller.lights import (
     illegal_scene,
     legal_scene,
     mover_location,
-    scene_for_event,
-    steps_scene,
     turn_scene,
 )
 from controller.lights.scene import player_colour
@@ -114,44 +111,6 @@ def test_builders_light_the_right_side() -> None:
 def test_mover_locations() -> None:
     assert [mover_location(p, 0) for p in (0, 1, 24, 25)] == ["off-white", "p1", "p24", "bar-white"]
     assert [mover_location(p, 1) for p in (0, 1, 24, 25)] == ["off-black", "p24", "p1", "bar-black"]
-
-
-def test_steps_scene_from_the_movers_numbering() -> None:
-    scene = steps_scene([(25, 22), (25, 20)], mover=1)
-    assert scene["bar-black"] is Light.SOURCE
-    assert scene["p3"] is Light.LEGAL and scene["p5"] is Light.LEGAL
-    assert steps_scene([(3, 0)], mover=0)["off-white"] is Light.LEGAL
-
-
-@pytest.mark.parametrize(
-    ("event", "expected"),
-    [
-        (Event("dice_rolled", {"player": 1, "dice": [3, 1]}), turn_scene(1)),
-        (Event("cube_taken", {"player": 1, "cube": 2}), turn_scene(0)),
-        (Event("illegal_play", {"player": 0, "locations": ["p7"]}), illegal_scene(["p7"])),
-        (
-            Event("board_mismatch", {"reason": "x", "locations": ["p1", "p2"]}),
-            illegal_scene(["p1", "p2"]),
-        ),
-        (Event("cube_offered", {"player": 0, "cube": 2}), cube_offer_scene(0)),
-        (Event("game_won", {"winner": 1, "points": 1}), game_over_scene(1)),
-        (Event("match_won", {"winner": 0, "score": [5, 2]}), game_over_scene(0)),
-        (Event("play", {"player": 0}), DARK),
-        (Event("game_started", {"game": 2}), DARK),
-    ],
-)
-def test_scene_for_event(event: Event, expected: Scene) -> None:
-    assert scene_for_event(event, turn_scene(0) | illegal_scene(["p9"])) == expected
-
-
-def test_scene_for_event_keeps_the_scene_for_quiet_events() -> None:
-    current = legal_scene([], ["p4"], 0)
-    assert scene_for_event(Event("resign_offered", {"player": 0, "points": 1}), current) == current
-
-
-def test_scene_for_event_names_missing_data() -> None:
-    with pytest.raises(SceneError, match="cube_offered event lacks 'player'"):
-        scene_for_event(Event("cube_offered", {}))
 
 
 def test_palette_pixels_and_levels() -> None:
