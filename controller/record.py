@@ -17,6 +17,7 @@ only on what is safely on disk; after a crash the referee is rebuilt from :meth:
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -115,7 +116,10 @@ class Record:
 
     The referee's appends go through the writer's own connection; every read goes through a
     separate read-only connection per thread (WAL mode lets readers and the writer work at the
-    same time), so the panel's pages never wait for, or hold up, the referee.
+    same time), so the panel's pages never wait for, or hold up, the referee. A writer moves its
+    write-ahead log back into the file from a thread of its own (``background_checkpoints``;
+    False: SQLite's default, inside the commit that fills the log), so an append only writes
+    and syncs the log.
 
     Raises :class:`RecordCorruptError` when ``path`` exists but is not a readable event log (such
     a file is never written to, an empty one included), :class:`RecordInUseError` when another
@@ -123,11 +127,17 @@ class Record:
     """
 
     def __init__(
-        self, path: str | os.PathLike[str], *, read_only: bool = False, exclusive: bool = True
+        self,
+        path: str | os.PathLike[str],
+        *,
+        read_only: bool = False,
+        exclusive: bool = True,
+        background_checkpoints: bool = True,
     ) -> None:
         self.path = str(path)
         self.read_only = read_only
         self.exclusive = exclusive and not read_only
+        self._checkpointer: _Checkpointer | None = None
         self._lock = threading.RLock()
         self._readers = threading.local()
         self._reader_connections: list[sqlite3.Connection] = []
@@ -170,6 +180,12 @@ class Record:
                 self._connection.close()
                 raise
         self._current_match = self._latest_match()
+        if background_checkpoints and self.exclusive and not memory:
+            self._checkpointer = _Checkpointer(self.path)
+            # The writer never checkpoints in its own commits (SQLite's default does, every
+            # 1000 pages: copying the log into the file and syncing it, tens of milliseconds
+            # inside one append); the checkpointer does it in its own thread instead.
+            self._connection.execute("PRAGMA wal_autocheckpoint=0")
 
     def _unlock(self) -> None:
         if self._lock_handle is not None:
@@ -308,6 +324,8 @@ class Record:
             raise RecordError(f"cannot record {event.type!r} in {self.path!r}: {error}") from error
         if event.type == "match_started":
             self._current_match = match
+        if self._checkpointer is not None:
+            self._checkpointer.committed()
         sequence = cursor.lastrowid
         assert sequence is not None
         return sequence
@@ -514,6 +532,9 @@ class Record:
 
     def close(self) -> None:
         """Close every connection, then let go of the writer's lock. Safe to call twice."""
+        if self._checkpointer is not None:
+            self._checkpointer.close()
+            self._checkpointer = None
         with self._lock:
             for reader in self._reader_connections:
                 reader.close()
@@ -534,6 +555,69 @@ class Record:
 
     def __repr__(self) -> str:
         return f"Record({self.path!r})"
+
+
+class _Checkpointer:
+    """Copies the write-ahead log back into the record file in a thread of its own, so that the
+    referee's appends only ever write and sync the log.
+
+    Durability is unchanged: an append is on disk once its commit has synced the log
+    (``synchronous=FULL``); a checkpoint only moves committed pages into the main file. The
+    checkpoint is PASSIVE (it never waits for, nor blocks, the writer or the readers) and runs
+    right after a commit, when the next event is furthest away (events come seconds apart).
+    """
+
+    #: Commits between checkpoints: about five pages each, so about SQLite's own default.
+    EVERY = 200
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._pending = 0
+        self._closed = False
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None  # started by the first checkpoint due
+
+    def committed(self) -> None:
+        """One more commit in the log; wakes the checkpointer every :attr:`EVERY` of them."""
+        with self._wake:
+            self._pending += 1
+            if self._pending < self.EVERY or self._closed:
+                return
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._loop, name="record-checkpoint", daemon=True
+                )
+                self._thread.start()
+            self._wake.notify()
+
+    def _loop(self) -> None:
+        try:
+            connection = sqlite3.connect(self._path, isolation_level=None)
+        except sqlite3.Error:
+            return  # the writer's own close-time checkpoint still runs
+        try:
+            while True:
+                with self._wake:
+                    while not self._closed and self._pending < self.EVERY:
+                        self._wake.wait()
+                    if self._closed:
+                        return
+                    self._pending = 0
+                # Busy or I/O trouble: the log simply stays longer, until the next try.
+                with contextlib.suppress(sqlite3.Error):
+                    connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        finally:
+            connection.close()
+
+    def close(self) -> None:
+        """Stop the thread (an unfinished checkpoint first ends; the writer's close then
+        checkpoints everything)."""
+        with self._wake:
+            self._closed = True
+            self._wake.notify()
+            thread = self._thread
+        if thread is not None:
+            thread.join()
 
 
 def _event(path: str, sequence: int, time: float, type_: str, data: str) -> Event:
