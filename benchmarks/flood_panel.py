@@ -4,13 +4,17 @@ The panel runs in its own process (as on the Pi), publishing a new full state ev
 This process then opens ``--idle`` connections that never send a byte and ``--half`` that send
 half a request and stop (slow clients), and ``--streams`` event streams spread over source
 addresses 127.0.0.2, 127.0.0.3, ... (``--per-address`` each, as phones on a café's network);
-one more "hostile" address asks for ``--hostile`` streams at once. While all are held, it
-fetches ``/`` and ``/api/state`` ``--probes`` times and reports how long they took, how many
-streams were accepted and whether they kept receiving events.
+one more "hostile" address asks for ``--hostile`` streams at once, and another opens
+``--hostile-idle`` idle connections (the server keeps ``MAX_CONNECTIONS_PER_CLIENT`` of them
+and closes the rest at once; the idle and half-open connections above come from 127.0.0.1, the
+Pi itself, which is never limited). While all are held, it fetches ``/`` and ``/api/state``
+``--probes`` times and reports how long they took, how many streams were accepted and whether
+they kept receiving events.
 
 Bounded: at most 2,000 connections in all and ``--seconds`` of flooding; loopback only.
 
-    .venv/bin/python benchmarks/flood_panel.py [--idle 300] [--streams 150] [--server event|waitress]
+    .venv/bin/python benchmarks/flood_panel.py [--idle 300] [--streams 150] [--hostile-idle 500]
+        [--server event|waitress]
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import argparse
 import http.client
 import multiprocessing
 import resource
+import select
 import socket
 import statistics
 import sys
@@ -87,6 +92,24 @@ def _probe(port: int, path: str) -> float:
     return time.perf_counter() - began
 
 
+def _kept(socks: list[socket.socket], wait: float = 2.0) -> int:
+    """How many of ``socks`` the server has not closed after ``wait`` seconds."""
+    closed: set[socket.socket] = set()
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        waiting = [sock for sock in socks if sock not in closed]
+        if not waiting:
+            break
+        readable, _, _ = select.select(waiting, [], [], 0.1)
+        for sock in readable:
+            try:
+                if sock.recv(1) == b"":
+                    closed.add(sock)
+            except OSError:
+                closed.add(sock)
+    return len(socks) - len(closed)
+
+
 def _drain(sock: socket.socket) -> int:
     got = 0
     try:
@@ -106,11 +129,12 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=150)
     parser.add_argument("--per-address", type=int, default=5)
     parser.add_argument("--hostile", type=int, default=100)
+    parser.add_argument("--hostile-idle", type=int, default=500)
     parser.add_argument("--probes", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--server", choices=("event", "waitress"), default="event")
     args = parser.parse_args()
-    total = args.idle + args.half + args.streams + args.hostile
+    total = args.idle + args.half + args.streams + args.hostile + args.hostile_idle
     if total > MAX_CONNECTIONS:
         sys.exit(f"at most {MAX_CONNECTIONS} connections, not {total}")
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -139,7 +163,19 @@ def main() -> None:
         if time.monotonic() > deadline:
             break
     hostile = [s for s in (_stream(port, "127.0.9.9") for _ in range(args.hostile)) if s]
+    hostile_idle = []
+    for _ in range(args.hostile_idle):
+        sock = socket.socket()
+        sock.settimeout(10)
+        try:
+            sock.bind(("127.0.9.8", 0))
+            sock.connect(("127.0.0.1", port))
+        except OSError:
+            sock.close()
+            continue
+        hostile_idle.append(sock)
     opened = time.perf_counter() - began
+    idle_kept = _kept(hostile_idle) if hostile_idle else 0
     times = {"/": [], "/api/state": []}
     for _ in range(args.probes):
         for path in times:
@@ -150,14 +186,16 @@ def main() -> None:
     live = sum(1 for stream in streams if _drain(stream) > 0)
     ours.send("stop")
     listeners = ours.recv()
-    for sock in held + streams + hostile:
+    held_at_end = _kept(held, 0.5)
+    for sock in held + streams + hostile + hostile_idle:
         sock.close()
     panel.terminate()
     print(
-        f"server {args.server}: held {len(held)} idle/half-open connections and"
-        f" {len(streams)} of {args.streams} streams ({live} still receiving events,"
+        f"server {args.server}: held {held_at_end} of {len(held)} idle/half-open connections"
+        f" and {len(streams)} of {args.streams} streams ({live} still receiving events,"
         f" hub counted {listeners} listeners); the hostile address got {len(hostile)} of"
-        f" {args.hostile}; opened in {opened:.1f} s"
+        f" {args.hostile} streams, and kept {idle_kept} of {len(hostile_idle)} idle"
+        f" connections; opened in {opened:.1f} s"
     )
     for path, values in times.items():
         worst = max(values)

@@ -7,7 +7,10 @@ on a Pi): an idle connection costs a socket and a few kB, never a thread. The ev
 pages take no threads either. Only the pages and the API run Flask, on a small pool of threads
 (a2wsgi), which the streams can never fill. Streams are limited in all (``MAX_LISTENERS``) and per
 client address (``MAX_LISTENERS_PER_CLIENT``); a page that stops reading is dropped by the hub
-when its queue fills, while uvicorn's flow control keeps its unsent bytes bounded.
+when its queue fills, while uvicorn's flow control keeps its unsent bytes bounded. Connections
+of any kind, idle ones included, are limited per client address too
+(``MAX_CONNECTIONS_PER_CLIENT``, :class:`ConnectionLimits`): one phone with a script cannot fill
+the process's file limit with sockets that never send a byte.
 
 :func:`make_server` still builds the former waitress server (a thread per stream), which the
 room page's tests use.
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import socket
 import threading
@@ -63,6 +67,11 @@ PAGE_THREADS = 4
 IDLE_SECONDS = 5
 #: Pending connections the listening socket queues while the loop is busy.
 BACKLOG = 2048
+#: Open connections (idle, pages or streams) one client address may hold; more are closed as
+#: soon as they are accepted. A browser opens at most six at a time to one server, plus one per
+#: open page's stream (at most ``MAX_LISTENERS_PER_CLIENT``, 16), so a phone never meets it.
+#: ``MAX_CONNECTIONS_PER_CLIENT`` in the app's config overrides it (0: no limit).
+MAX_CONNECTIONS_PER_CLIENT = 32
 SECURITY_HEADERS = [
     (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
     (b"x-content-type-options", b"nosniff"),
@@ -173,6 +182,91 @@ class PanelASGI:
                 self._streams.pop(client, None)
 
 
+class ConnectionLimits:
+    """Counts the open connections of each client and says whether one more may stay.
+
+    A client is its address, an IPv6 client its /64 network (a phone may take any address in
+    it, as :func:`web.security.client_key` says for PINs). The Pi itself (127.0.0.1, ::1: its
+    own screen, a local reverse proxy) is never limited. Used only on the server's event loop,
+    so it needs no lock.
+
+    >>> limits = ConnectionLimits(2)
+    >>> [limits.enter("192.168.1.9") for _ in range(3)], limits.open_from("192.168.1.9")
+    ([True, True, False], 2)
+    >>> limits.enter("127.0.0.1"), limits.enter("fd00::1"), limits.enter("fd00::2")
+    (True, True, True)
+    >>> limits.enter("fd00::3"), limits.key("fd00::3")
+    (False, 'fd00::/64')
+    """
+
+    UNLIMITED = frozenset({"127.0.0.1", "::1"})
+
+    def __init__(self, per_client: int) -> None:
+        self.per_client = per_client
+        self._open: dict[str, int] = {}
+
+    @staticmethod
+    def key(address: str) -> str:
+        """The client that ``address`` belongs to."""
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return address
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is None:
+            return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+        return str(ip.ipv4_mapped or ip) if isinstance(ip, ipaddress.IPv6Address) else str(ip)
+
+    def open_from(self, address: str) -> int:
+        """How many connections the client of ``address`` holds now (counted ones)."""
+        return self._open.get(self.key(address), 0)
+
+    def enter(self, address: str) -> bool:
+        """Count a new connection from ``address``; False (not counted) when it is one too many."""
+        if self.per_client <= 0 or address in self.UNLIMITED:
+            return True
+        key = self.key(address)
+        held = self._open.get(key, 0)
+        if held >= self.per_client:
+            return False
+        self._open[key] = held + 1
+        return True
+
+    def leave(self, address: str) -> None:
+        """A connection that :meth:`enter` counted has closed."""
+        if self.per_client <= 0 or address in self.UNLIMITED:
+            return
+        key = self.key(address)
+        left = self._open.get(key, 0) - 1
+        if left > 0:
+            self._open[key] = left
+        else:
+            self._open.pop(key, None)
+
+
+def _limited_protocol(limits: ConnectionLimits) -> type[asyncio.Protocol]:
+    """uvicorn's h11 protocol, closing a connection at once when its client holds too many."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class LimitedH11Protocol(H11Protocol):
+        _counted_address: str | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            address = str(self.client[0]) if self.client else ""
+            if limits.enter(address):
+                self._counted_address = address
+            else:
+                transport.close()  # one too many from this client: closed before any request
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._counted_address is not None:
+                limits.leave(self._counted_address)
+                self._counted_address = None
+            super().connection_lost(exc)
+
+    return LimitedH11Protocol
+
+
 async def _disconnected(receive: Receive) -> None:
     while (await receive())["type"] != "http.disconnect":
         pass
@@ -263,9 +357,14 @@ class BackgroundServer:
         self._socket = _listen(host, port)
         self.host = host
         self.port = int(self._socket.getsockname()[1])
+        # Behind a reverse proxy every client comes from the proxy's address: the proxy limits.
+        per_client = int(app.config.get("MAX_CONNECTIONS_PER_CLIENT", MAX_CONNECTIONS_PER_CLIENT))
+        self.connections = ConnectionLimits(
+            0 if int(app.config.get("PROXIES", 0)) > 0 else per_client
+        )
         config = uvicorn.Config(
             self.asgi,
-            http="h11",
+            http=_limited_protocol(self.connections),
             ws="none",
             lifespan="off",
             loop="asyncio",
