@@ -13,7 +13,7 @@ from controller.vision_adapter import VisionReader, jpeg
 
 
 class RunnerControls:
-    """The admin actions that go straight to the referee: new match, resign, undo."""
+    """The admin actions that go straight to the referee: new match, resign, undo, the clock."""
 
     def __init__(self, runner: Runner) -> None:
         self.runner = runner
@@ -26,6 +26,9 @@ class RunnerControls:
 
     def undo(self) -> None:
         self.runner.undo()
+
+    def pause_clock(self, paused: bool) -> None:
+        self.runner.pause_clock(paused)
 
 
 class LiveControls(RunnerControls):

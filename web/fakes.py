@@ -96,6 +96,9 @@ class FakeControls:
     def undo(self) -> None:
         self._record("undo", None)
 
+    def pause_clock(self, paused: bool) -> None:
+        self._record("pause_clock", paused)
+
     def set_corners(self, corners: list[tuple[float, float]]) -> None:
         self._record("set_corners", corners)
 

@@ -16,12 +16,21 @@ Every page draws from one plain JSON dict (player 0 is White, the left-hand play
      "message": None|{"kind": "illegal"|"mismatch"|"info"|"cube", "text": str,
                       "locations": [locations]},
      "lights": {location: "legal"|"source"|"illegal"|"mismatch"|"hint"|..., ...},
-     "status": {"camera": "ok"|"lost"|"none", "leds": "ok"|"lost"|"none", "analysis": str}}
+     "status": {"camera": "ok"|"lost"|"none", "leds": "ok"|"lost"|"none", "analysis": str},
+     "clock": {"remaining": [seconds0, seconds1], "running": None|0|1, "paused": bool,
+               "flagged": [bool, bool], "delay_left": seconds, "delay_seconds": seconds,
+               "delay_kind": "simple"|"bronstein", "reserve": seconds, "on_flag": "flag"|"lose",
+               "lost_on_time": None|0|1}}   (only in a match with a clock)
 
 ``cube.value`` is the stake now (1 while the cube sits in the middle); while ``offered_by`` is set
 a double to twice that value awaits a take or a pass. A ``moves`` entry is either a play (with
 ``dice`` and ``play``) or a cube action (``action``: "double" | "take" | "pass" | "beaver", with the
 cube value after it).
+
+``clock`` is absent when the match has no clock. ``remaining`` is each player's reserve at the moment
+the snapshot was made, ``running`` whose time was running then (its ``delay_left`` still to come
+before the reserve falls, for a simple delay); a page counts down from there until the next
+snapshot (``web/static/clock.js``).
 """
 
 from __future__ import annotations
@@ -39,6 +48,10 @@ VARIANTS: Final[tuple[str, ...]] = ("backgammon", "sheshbesh")
 POLICIES: Final[tuple[str, ...]] = ("teaching", "tournament", "condone")
 MESSAGE_KINDS: Final[tuple[str, ...]] = ("illegal", "mismatch", "info", "cube")
 DEVICE_STATUSES: Final[tuple[str, ...]] = ("ok", "lost", "none")
+DELAY_KINDS: Final[tuple[str, ...]] = ("simple", "bronstein")
+ON_FLAG: Final[tuple[str, ...]] = ("flag", "lose")
+#: Seconds of reserve under which a clock is shown as running low.
+LOW_TIME_SECONDS: Final[int] = 60
 CUBE_ACTIONS: Final[tuple[str, ...]] = ("double", "take", "pass", "beaver")
 PLAYER_COLOURS: Final[tuple[str, str]] = ("White", "Black")
 
@@ -178,6 +191,23 @@ def example_state() -> State:
     return copy.deepcopy(state)
 
 
+def example_clock(running: int | None = 0) -> dict[str, Any]:
+    """A match clock for :func:`example_state` (a 7-point match: 14 minutes each, 12 s delay):
+    White thinking with 3 s of delay left, Black down to 52 s."""
+    return {
+        "remaining": [611.4, 52.0],
+        "running": running,
+        "paused": False,
+        "flagged": [False, False],
+        "delay_left": 3.0,
+        "delay_seconds": 12.0,
+        "delay_kind": "simple",
+        "reserve": 840.0,
+        "on_flag": "lose",
+        "lost_on_time": None,
+    }
+
+
 # --- validation ------------------------------------------------------------------------------
 
 
@@ -216,6 +246,38 @@ def _pair_of_ints(value: Any, path: str, low: int = 0, high: int | None = None) 
 def _locations(value: Any, path: str) -> None:
     if not isinstance(value, list | tuple) or not all(v in LOCATIONS for v in value):
         raise _fail(path, "must be a list of board location names", value)
+
+
+def _seconds(value: Any, path: str) -> None:
+    if not isinstance(value, int | float) or isinstance(value, bool) or not value >= 0:
+        raise _fail(path, "must be a number of seconds >= 0", value)
+
+
+def _check_clock(clock: Any) -> None:
+    if not isinstance(clock, dict):
+        raise _fail("clock", "must be an object", clock)
+    remaining = _require(clock, "remaining", "clock.")
+    if not isinstance(remaining, list | tuple) or len(remaining) != 2:
+        raise _fail("clock.remaining", "must be a list of two numbers of seconds", remaining)
+    for index, value in enumerate(remaining):
+        _seconds(value, f"clock.remaining.{index}")
+    _player_or_none(_require(clock, "running", "clock."), "clock.running")
+    if not isinstance(_require(clock, "paused", "clock."), bool):
+        raise _fail("clock.paused", "must be true or false", clock["paused"])
+    flagged = _require(clock, "flagged", "clock.")
+    if not isinstance(flagged, list | tuple) or len(flagged) != 2:
+        raise _fail("clock.flagged", "must be a list of two booleans", flagged)
+    if not all(isinstance(value, bool) for value in flagged):
+        raise _fail("clock.flagged", "must be a list of two booleans", flagged)
+    for key in ("delay_left", "delay_seconds", "reserve"):
+        _seconds(_require(clock, key, "clock."), f"clock.{key}")
+    if _require(clock, "delay_kind", "clock.") not in DELAY_KINDS:
+        raise _fail(
+            "clock.delay_kind", f"must be one of {', '.join(DELAY_KINDS)}", clock["delay_kind"]
+        )
+    if _require(clock, "on_flag", "clock.") not in ON_FLAG:
+        raise _fail("clock.on_flag", f"must be one of {', '.join(ON_FLAG)}", clock["on_flag"])
+    _player_or_none(clock.get("lost_on_time"), "clock.lost_on_time")
 
 
 def check_state(state: Any) -> State:
@@ -332,4 +394,6 @@ def check_state(state: Any) -> State:
             raise _fail(
                 f"status.{device}", f"must be one of {', '.join(DEVICE_STATUSES)}", status[device]
             )
+    if state.get("clock") is not None:
+        _check_clock(state["clock"])
     return state
