@@ -46,7 +46,6 @@ KIND_NAMES = {
     BUTTON: "BUTTON",
     ERROR: "ERROR",
 }
-RELIABLE_KINDS = (SCENE, BUTTON)
 
 # Per-LED effects in a SCENE payload.
 STEADY = 0

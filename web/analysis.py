@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
 
 from flask import Blueprint, abort, render_template
 
@@ -21,9 +21,6 @@ from web.interfaces import AnalysisStore, MatchSummary
 from web.services import services
 
 bp = Blueprint("analysis", __name__)
-
-#: Policies of rated play, where analysis waits until the games it covers are over.
-RATED_POLICIES: Final = ("tournament", "condone")
 
 
 def analysis_installed() -> bool:

@@ -11,12 +11,9 @@ from __future__ import annotations
 import base64
 import binascii
 from dataclasses import dataclass
-from typing import Final
 
 from controller.rules.errors import MatchIdError, PositionError, XgidError
 from controller.rules.position import Position
-
-GAME_STATES: Final = ("no game", "playing", "over", "resigned", "dropped")
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,8 +21,9 @@ class MatchInfo:
     """The fields of a Match ID. Players are 0 and 1; ``cube_owner`` None means centred.
 
     ``player_on_roll`` is the player who rolls or rolled; ``turn`` the player who must act now
-    (the opponent while a double or resignation awaits an answer). ``dice`` is ``(0, 0)`` before
-    rolling. ``match_length`` 0 is money play.
+    (the opponent while a double or resignation awaits an answer). ``game_state`` is gnubg's: 0 no
+    game, 1 playing, 2 over, 3 resigned, 4 dropped. ``dice`` is ``(0, 0)`` before rolling.
+    ``match_length`` 0 is money play.
 
     >>> MatchInfo(match_length=7).to_match_id()
     'MAHgAAAAAAAE'
