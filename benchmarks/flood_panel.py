@@ -94,19 +94,23 @@ def _probe(port: int, path: str) -> float:
 
 def _kept(socks: list[socket.socket], wait: float = 2.0) -> int:
     """How many of ``socks`` the server has not closed after ``wait`` seconds."""
-    closed: set[socket.socket] = set()
+    poller = select.poll()  # select() cannot watch descriptors above 1023
+    by_fd = {sock.fileno(): sock for sock in socks}
+    for fd in by_fd:
+        poller.register(fd, select.POLLIN)
+    closed: set[int] = set()
     deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        waiting = [sock for sock in socks if sock not in closed]
-        if not waiting:
-            break
-        readable, _, _ = select.select(waiting, [], [], 0.1)
-        for sock in readable:
+    while len(closed) < len(by_fd) and time.monotonic() < deadline:
+        for fd, _ in poller.poll(100):
             try:
-                if sock.recv(1) == b"":
-                    closed.add(sock)
+                ended = by_fd[fd].recv(1) == b""
+            except BlockingIOError:
+                ended = False
             except OSError:
-                closed.add(sock)
+                ended = True
+            if ended:
+                closed.add(fd)
+                poller.unregister(fd)
     return len(socks) - len(closed)
 
 
@@ -175,7 +179,6 @@ def main() -> None:
             continue
         hostile_idle.append(sock)
     opened = time.perf_counter() - began
-    idle_kept = _kept(hostile_idle) if hostile_idle else 0
     times = {"/": [], "/api/state": []}
     for _ in range(args.probes):
         for path in times:
@@ -184,9 +187,11 @@ def main() -> None:
             break
     time.sleep(2.5)  # two more published states
     live = sum(1 for stream in streams if _drain(stream) > 0)
+    # While the panel still runs: which connections it has kept open.
+    held_at_end = _kept(held, 0.5)
+    idle_kept = _kept(hostile_idle) if hostile_idle else 0
     ours.send("stop")
     listeners = ours.recv()
-    held_at_end = _kept(held, 0.5)
     for sock in held + streams + hostile + hostile_idle:
         sock.close()
     panel.terminate()
