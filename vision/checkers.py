@@ -128,15 +128,6 @@ def _sampling(layout: BoardLayout, scale: float) -> _Sampling:
     )
 
 
-def edge_magnitude(top: Image) -> npt.NDArray[np.float32]:
-    """Per-pixel edge strength of a BGR image: the largest Sobel L1 magnitude over the channels / 4."""
-    smooth = cv2.GaussianBlur(top, (0, 0), 1.0)
-    dx = np.abs(cv2.Sobel(smooth, cv2.CV_16S, 1, 0, ksize=3))
-    dy = np.abs(cv2.Sobel(smooth, cv2.CV_16S, 0, 1, ksize=3))
-    magnitude = (dx + dy).max(axis=2).astype(np.float32) / 4.0
-    return np.asarray(magnitude, np.float32)
-
-
 def _to_lab(colours: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     pixels = np.clip(colours, 0, 255).astype(np.uint8).reshape(-1, 1, 3)
     return cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float64)
@@ -163,25 +154,6 @@ class SlotEvidence:
     #: the colour cue near the rim across the stack, where a second-layer checker stays in view
     #: between the two third-layer checkers lying over its ends
     lens: FloatArray
-
-
-def _checker_colour_is_white(
-    samples: FloatArray, calibration: Calibration
-) -> npt.NDArray[np.bool_]:
-    try:
-        white = np.array(calibration.colours["white"], np.float64)
-        black = np.array(calibration.colours["black"], np.float64)
-    except KeyError as error:
-        raise CalibrationError(
-            f"calibration has no learned colour {error}; calibrate on the starting position"
-        ) from error
-    lab = _to_lab(samples)
-    reference = _to_lab(np.stack([white, black]))
-    weights = np.array([0.6, 1.0, 1.0])  # lightness varies most with the light
-    d_white = (((lab - reference[0]) * weights) ** 2).sum(axis=1)
-    d_black = (((lab - reference[1]) * weights) ** 2).sum(axis=1)
-    result: npt.NDArray[np.bool_] = d_white < d_black
-    return result
 
 
 BACKGROUND_NAMES: tuple[str, ...] = ("tray", "bar", "board", "point-odd", "point-even", "tray")

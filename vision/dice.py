@@ -128,22 +128,6 @@ class Face:
 # --- blobs -----------------------------------------------------------------------------------
 
 
-def _ring_samples(
-    lightness: Levels, x: float, y: float, major: float, minor: float, angle: float, reach: float
-) -> Levels:
-    """Lightness on an ellipse ``reach`` times the blob's own, about its centre."""
-    t = np.linspace(0, 2 * math.pi, 16, endpoint=False)
-    a, b = reach * major / 2, reach * minor / 2
-    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-    # fitEllipse's first axis is the one turned by ``angle``; major and minor may be either
-    xs = x + a * np.cos(t) * c - b * np.sin(t) * s
-    ys = y + a * np.cos(t) * s + b * np.sin(t) * c
-    height, width = lightness.shape
-    xi = np.clip(np.rint(xs), 0, width - 1).astype(int)
-    yi = np.clip(np.rint(ys), 0, height - 1).astype(int)
-    return np.asarray(lightness[yi, xi], np.float32)
-
-
 def _rings(lightness: Levels, geometry: npt.NDArray[np.float64], reach: float) -> Levels:
     """Lightness on ellipses ``reach`` times each blob's own (rows of x, y, area, major, minor, angle)."""
     t = np.linspace(0, 2 * math.pi, 16, endpoint=False)[None, :]
