@@ -238,6 +238,28 @@ class Hub:
 
         return standings(self.mirror.matches())
 
+    def draw_knockout(self, players: list[str], length: int | str) -> dict[str, Any]:
+        """Make the room's knockout draw from ``players`` in seeding order (it replaces an
+        earlier one); returns its bracket. Raises
+        :class:`~controller.network.director.AssignmentError` naming what is wrong."""
+        from controller.network.knockout import Draw
+
+        # The mirror's clock, which also times when each match reached the hub.
+        draw = Draw.from_list(players, length, created=self.mirror.clock())
+        self.mirror.save_draw(list(draw.players), draw.length, draw.created)
+        return self.knockout() or {}
+
+    def knockout(self) -> dict[str, Any] | None:
+        """The room's knockout bracket with the recorded results applied, or None before a
+        draw (:func:`controller.network.knockout.bracket`)."""
+        from controller.network.knockout import Draw, bracket
+
+        saved = self.mirror.latest_draw()
+        if saved is None:
+            return None
+        players, length, created = saved
+        return bracket(Draw(tuple(players), length, created), self.mirror.matches())
+
     def archive(self, day: str | None = None) -> bytes:
         """Every match started on ``day`` (``YYYY-MM-DD``, local time; default today) as .mat
         files in one zip archive, named ``TABLE-MATCH.mat``."""

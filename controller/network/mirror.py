@@ -50,6 +50,12 @@ CREATE TABLE IF NOT EXISTS tables (
     snapshot TEXT,
     updated REAL
 );
+CREATE TABLE IF NOT EXISTS draws (
+    id INTEGER PRIMARY KEY,
+    players TEXT NOT NULL CHECK (json_valid(players)),
+    length INTEGER NOT NULL,
+    created REAL NOT NULL
+);
 """
 
 
@@ -340,6 +346,24 @@ class Mirror:
                 (table, record, match),
             ).fetchall()
         return [Event(kind, json.loads(data), when, seq) for seq, when, kind, data in rows]
+
+    def save_draw(self, players: list[str], length: int, created: float) -> None:
+        """Keep the director's knockout draw (the newest one is the room's draw)."""
+        with self._lock:
+            self._connection.execute(
+                "INSERT INTO draws (players, length, created) VALUES (?, ?, ?)",
+                (json.dumps(players), int(length), float(created)),
+            )
+
+    def latest_draw(self) -> tuple[list[str], int, float] | None:
+        """The newest knockout draw: (seeded players, match length, when it was made), or None."""
+        with self._lock:
+            row = self._connection.execute(
+                "SELECT players, length, created FROM draws ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        if row is None:
+            return None
+        return [str(name) for name in json.loads(row[0])], int(row[1]), float(row[2])
 
     def close(self) -> None:
         with self._lock:

@@ -14,7 +14,9 @@ Pages and endpoints:
   "online", ...}]}``; ``/api/tables/NAME`` one table with its snapshot.
 - ``/events`` — server-sent events: ``event: tables`` with ``{"version", "tables": [changed]}``.
 - ``/director/`` — behind the PIN: assign a table its next match (players, length, rules), the
-  results, round robin standings, and the day's matches as .mat files in one zip archive.
+  results, round robin standings, a knockout draw (seeded, byes, winners advanced from the
+  recorded results; each ready match sent to a table in one click), and the day's matches as
+  .mat files in one zip archive.
 
 >>> class Empty:
 ...     def tables(self): return []

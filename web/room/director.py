@@ -54,6 +54,17 @@ class Director(Protocol):
         """The day's matches as .mat files in a zip archive."""
 
 
+class Knockout(Protocol):
+    """A director that also runs a knockout draw (``controller.network.hub.Hub`` fits)."""
+
+    def draw_knockout(self, players: list[str], length: int | str) -> dict[str, Any]:
+        """Make the draw from ``players`` in seeding order; raises ``ValueError`` with words
+        for the director."""
+
+    def knockout(self) -> dict[str, Any] | None:
+        """The bracket with the recorded results applied, or None before a draw."""
+
+
 def _director() -> Director:
     from web.room import EXTENSION
 
@@ -127,13 +138,40 @@ def index() -> str:
     from web.room import _room
 
     director = _director()
+    knockout = _knockout()
     return render_template(
         "director.html",
         tables=_room().tables(),
         results=director.results(),
         standings=director.standings(),
+        knockout_enabled=knockout is not None,
+        bracket=knockout.knockout() if knockout is not None else None,
         today=time.strftime("%Y-%m-%d"),
     )
+
+
+def _knockout() -> Knockout | None:
+    director = _director()
+    if hasattr(director, "draw_knockout") and hasattr(director, "knockout"):
+        return cast(Knockout, director)
+    return None
+
+
+@bp.post("/knockout")
+@director_required
+def knockout_draw() -> BaseResponse:
+    """Make the room's knockout draw: one player a line, top seed first."""
+    knockout = _knockout()
+    if knockout is None:
+        abort(404, description="This room has no knockout draw.")
+    players = request.form.get("players", "").splitlines()
+    try:
+        drawn = knockout.draw_knockout(players, request.form.get("length", "7"))
+    except ValueError as error:
+        flash(f"Knockout draw: {error}", "error")
+    else:
+        flash(f"Knockout draw made: {len(drawn.get('players') or [])} players.", "ok")
+    return redirect(url_for("director.index"))
 
 
 @bp.post("/assign")
