@@ -67,7 +67,7 @@ _KINDS: Final[dict[str, str]] = {
             "extra",
             "target",
             "game",
-            "move",
+            "move_number",
         )
     },
 }
@@ -156,6 +156,8 @@ PHRASES: Final[tuple[Phrase, ...]] = (
     Phrase(N_("single")),
     Phrase(N_("gammon")),
     Phrase(N_("backgammon")),
+    Phrase(N_("resign"), whole=False),
+    Phrase(N_("time"), whole=False),
     Phrase(N_("a single game")),
     Phrase(N_("a gammon")),
     Phrase(N_("a backgammon")),
@@ -202,6 +204,11 @@ PHRASES: Final[tuple[Phrase, ...]] = (
     Phrase(N_("%(player)s passes")),
     Phrase(N_("%(player)s beavers: the cube is %(value)s")),
     Phrase(N_("%(player)s wins the match %(score)s")),
+    # the match clock (controller/referee/referee.py)
+    Phrase(N_("%(player)s has run out of time")),
+    Phrase(N_("%(player)s has run out of time: %(winner)s wins the match on time")),
+    # the panel's example state (web/state.py, ``python -m web --fake``)
+    Phrase(N_("%(player)s to play %(dice)s")),
     _plural(NP_("%(player)s wins %(points)s point", "%(player)s wins %(points)s points"), "points"),
     _plural(
         NP_(
@@ -255,11 +262,13 @@ PHRASES: Final[tuple[Phrase, ...]] = (
     Phrase(N_("%(problem)s; look at %(places)s")),
     Phrase(N_("%(problem)s: please put the board right")),
     # the analysis report's lines (controller/analysis/report.py, verdicts.py)
-    Phrase(N_("%(player)s, game %(game)s, move %(move)s: %(what)s (-%(loss)s, %(skill)s)")),
+    Phrase(N_("%(player)s, game %(game)s, move %(move_number)s: %(what)s (-%(loss)s, %(skill)s)")),
     Phrase(N_("%(roll)s: played %(played)s, best %(best)s"), whole=False),
     Phrase(N_("%(action)s; proper action %(proper)s"), whole=False),
     Phrase(N_("%(response)s a double; proper answer %(proper)s"), whole=False),
-    Phrase(N_("game %(game)s, move %(move)s: a double the engine cannot judge (%(context)s)")),
+    Phrase(
+        N_("game %(game)s, move %(move_number)s: a double the engine cannot judge (%(context)s)")
+    ),
     Phrase(N_("(no move)"), whole=False),
     Phrase(N_("no double"), whole=False),
     Phrase(N_("double"), whole=False),
@@ -375,7 +384,9 @@ def _translate(
             result = template % filled
         except (KeyError, ValueError, TypeError):
             result = phrase.singular % filled  # a broken translation: the English template
-        return result[:1].upper() + result[1:] if index == 1 else result
+        if index == 1 and not template.startswith("%("):
+            return result[:1].upper() + result[1:]  # as the referee capitalised it
+        return result
     return None
 
 

@@ -135,10 +135,10 @@ def decision_text(decision: Mapping[str, Any], players: Any) -> str:
     player = decision.get("player")
     who = players[player] if player in (0, 1) else "?"
     return _(
-        "%(player)s, game %(game)s, move %(move)s",
+        "%(player)s, game %(game)s, move %(move_number)s",
         player=who,
         game=decision.get("game"),
-        move=decision.get("move"),
+        move_number=decision.get("move"),
     )
 
 
