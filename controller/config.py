@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sheshbesh.errors import SheshbeshError
+from sheshbesh.language import LANGUAGES
 
 
 class ConfigError(SheshbeshError, ValueError):
@@ -84,6 +85,8 @@ class PanelConfig:
     trusted_networks: str = ""
     #: reverse proxies in front of the panel whose client address to believe (0: none)
     proxies: int = 0
+    #: the café's language for the panel ("en", "he", "ar", "cs"); empty: each browser's own
+    language: str = ""
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,10 @@ def _convert_type(section: str, key: str, default: Any, value: Any) -> Any:
     choices = _CHOICES.get((section, key))
     if choices and value not in choices:
         raise ConfigError(f"{where} is {value!r}; choose one of {', '.join(choices)}")
+    if (section, key) == ("panel", "language") and value and value not in LANGUAGES:
+        raise ConfigError(
+            f"{where} is {value!r}; choose one of {', '.join(LANGUAGES)}, or leave it empty"
+        )
     if (section, key) == ("panel", "trusted_networks"):
         for network in filter(None, (part.strip() for part in value.split(","))):
             try:

@@ -32,6 +32,7 @@ TOML_KEYS: dict[str, str] = {
     "secure_cookies": "SESSION_COOKIE_SECURE",
     "trusted_networks": "TRUSTED_NETWORKS",
     "proxies": "PROXIES",
+    "language": "LANGUAGE",
 }
 
 
