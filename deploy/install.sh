@@ -163,7 +163,7 @@ if ((system)); then
         wanted+=(g++ cmake python3-dev)
     fi
     if ((kiosk)); then
-        wanted+=(cage)
+        wanted+=(cage fonts-noto-core fonts-dejavu-core) # the kiosk shows Hebrew and Arabic too
         if is_installed chromium-browser; then wanted+=(chromium-browser); else wanted+=(chromium); fi
     fi
     missing=()
