@@ -7,6 +7,8 @@
 #   sudo deploy/install.sh --analysis   # also build the analysis engine (bgsage) where no wheel exists
 #   deploy/install.sh --dry-run         # print what would be done, change nothing
 #   deploy/install.sh --prefix DIR      # lay the files down under DIR instead of / (for tests)
+#   sudo deploy/install.sh --room-broker mqtts://broker.local --table t7 \
+#       --room-ca room-ca.pem --room-secret t7.secret   # join a café's or a tournament's room
 set -euo pipefail
 
 readonly APP_DIR=/opt/sheshbesh
@@ -42,6 +44,19 @@ Options:
   --python PATH  interpreter for the virtualenv (default /usr/bin/python3, the one that sees
                  python3-picamera2 from apt)
   -h, --help     show this help
+
+Joining a room (many tables on one MQTT broker, see the README's "Many tables"); these set
+the [network] section of /etc/sheshbesh/sheshbesh.toml, also when the config is kept:
+  --room-broker URL   the room's broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]
+                      (no user or password in it: see --room-secret)
+  --table NAME        this table's name in the room, which is also its broker user name
+                      (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit)
+  --room NAME         the room's name (topics live under sheshbesh/ROOM/; default: kept,
+                      "room" in a new config)
+  --room-ca FILE      the room's CA certificate (PEM; deploy/mosquitto/make-ca.sh makes it),
+                      copied to /etc/sheshbesh/room-ca.pem; needs an mqtts:// broker
+  --room-secret FILE  this table's broker password, the file deploy/mosquitto/add-user.sh wrote
+                      on the broker's machine; copied to /etc/sheshbesh/room-password (0640)
 EOF
 }
 
@@ -74,6 +89,11 @@ venv=1
 kiosk=0
 analysis=auto
 python=/usr/bin/python3
+room_broker=""
+room_table=""
+room_name=""
+room_ca=""
+room_secret=""
 
 while (($#)); do
     case $1 in
@@ -83,13 +103,26 @@ while (($#)); do
     --dry-run) dry_run=1 ;;
     --no-system) system=0 ;;
     --no-venv) venv=0 ;;
-    --prefix | --python)
+    --prefix | --python | --room-broker | --table | --room | --room-ca | --room-secret)
         (($# >= 2)) || die "$1 needs a value (see --help)"
-        if [[ $1 == --prefix ]]; then prefix=$2; else python=$2; fi
+        case $1 in
+        --prefix) prefix=$2 ;;
+        --python) python=$2 ;;
+        --room-broker) room_broker=$2 ;;
+        --table) room_table=$2 ;;
+        --room) room_name=$2 ;;
+        --room-ca) room_ca=$2 ;;
+        --room-secret) room_secret=$2 ;;
+        esac
         shift
         ;;
     --prefix=*) prefix=${1#--prefix=} ;;
     --python=*) python=${1#--python=} ;;
+    --room-broker=*) room_broker=${1#--room-broker=} ;;
+    --table=*) room_table=${1#--table=} ;;
+    --room=*) room_name=${1#--room=} ;;
+    --room-ca=*) room_ca=${1#--room-ca=} ;;
+    --room-secret=*) room_secret=${1#--room-secret=} ;;
     -h | --help)
         usage
         exit 0
@@ -108,6 +141,42 @@ if [[ -n $prefix ]]; then
     if ((system)) && [[ -n $prefix ]]; then
         note "--prefix lays down files only: no apt-get, users, systemctl or udevadm (--no-system)"
         system=0
+    fi
+fi
+
+# A room's settings are checked before anything is done, so a mistake changes nothing.
+name_pattern='^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$'
+broker_pattern='^mqtts?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?/?$'
+joining=0
+if [[ -n $room_broker || -n $room_table || -n $room_name || -n $room_ca || -n $room_secret ]]; then
+    joining=1
+    [[ -n $room_broker ]] || die "joining a room needs --room-broker URL (see --help)"
+    [[ -n $room_table ]] || die "joining a room needs --table NAME (see --help)"
+    [[ $room_broker =~ $broker_pattern ]] ||
+        die "--room-broker '$room_broker' must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT]" \
+            "(no user, password or options: see --room-secret and --room-ca)"
+    room_broker=${room_broker%/}
+    [[ $room_table =~ $name_pattern ]] ||
+        die "--table '$room_table' must be 1-64 letters, digits, '.', '_' or '-'," \
+            "starting with a letter or digit"
+    if [[ -n $room_name && ! $room_name =~ $name_pattern ]]; then
+        die "--room '$room_name' must be 1-64 letters, digits, '.', '_' or '-'," \
+            "starting with a letter or digit"
+    fi
+    if [[ -n $room_ca ]]; then
+        [[ $room_broker == mqtts://* ]] ||
+            die "--room-ca needs an mqtts:// broker (TLS), not '$room_broker'"
+        [[ -f $room_ca && -r $room_ca ]] || die "--room-ca '$room_ca' is not a readable file"
+        grep -q -- '-----BEGIN CERTIFICATE-----' "$room_ca" ||
+            die "--room-ca '$room_ca' holds no PEM certificate (-----BEGIN CERTIFICATE-----)"
+    fi
+    if [[ -n $room_secret ]]; then
+        [[ -f $room_secret && -r $room_secret ]] ||
+            die "--room-secret '$room_secret' is not a readable file"
+        first_line=""
+        IFS= read -r first_line <"$room_secret" || true
+        [[ -n $first_line ]] ||
+            die "--room-secret '$room_secret' has no password on its first line"
     fi
 fi
 
@@ -313,6 +382,75 @@ run install -m 0755 "$source_dir/deploy/kiosk-browser.sh" \
     "$(dest "$APP_DIR")/libexec/sheshbesh-kiosk-browser"
 run ln -sfn "$APP_DIR/bin/sheshbesh" "$(dest /usr/local/bin)/sheshbesh"
 
+# --- the room (many tables on one broker) ----------------------------------------------------
+
+if ((joining)); then
+    say "room: table $room_table on $room_broker"
+    broker_url=$room_broker
+    if [[ -n $room_ca ]]; then
+        run install -m 0644 "$room_ca" "$(dest "$CONFIG_DIR")/room-ca.pem"
+        broker_url="$room_broker/?ca=$CONFIG_DIR/room-ca.pem"
+    fi
+    settings=("broker=$broker_url" "table=$room_table")
+    [[ -n $room_name ]] && settings+=("room=$room_name")
+    if [[ -n $room_secret ]]; then
+        run install -m 0640 "$room_secret" "$(dest "$CONFIG_DIR")/room-password"
+        settings+=("password_file=$CONFIG_DIR/room-password" "username=")
+        if ((system)); then run chown root:"$SERVICE_USER" "$(dest "$CONFIG_DIR")/room-password"; fi
+    fi
+    if ((dry_run)); then
+        note "would set in [network] of $config: ${settings[*]}"
+    else
+        [[ -x $python ]] || die "no Python at $python to edit $config (pass --python PATH)"
+        # Only these keys of [network] change (a missing key or section is added); every other
+        # line, comments included, stays as it is.
+        "$python" -I - "$config" "${settings[@]}" <<'PYTHON' || die "cannot edit $config"
+import re
+import sys
+
+path, *pairs = sys.argv[1:]
+values = dict(pair.split("=", 1) for pair in pairs)
+with open(path, encoding="utf-8") as handle:
+    lines = handle.read().splitlines()
+out, section, seen, placed = [], None, set(), False
+
+
+def place_missing():
+    while out and not out[-1].strip():
+        out.pop()
+    out.extend(f'{key} = "{value}"' for key, value in values.items() if key not in seen)
+    out.append("")
+
+
+for line in lines:
+    header = re.match(r"\s*\[([^\]]+)\]\s*(#.*)?$", line)
+    if header:
+        if section == "network":
+            place_missing()
+            placed = True
+        section = header.group(1).strip()
+    elif section == "network":
+        key = re.match(r'(\s*)(\w+)(\s*=\s*)("(?:[^"\\]|\\.)*"|[^#]*?)(\s*#.*)?$', line)
+        if key and key.group(2) in values:
+            value = values[key.group(2)]
+            line = f'{key.group(1)}{key.group(2)}{key.group(3)}"{value}"{key.group(5) or ""}'
+            seen.add(key.group(2))
+    out.append(line)
+if section == "network" and not placed:
+    place_missing()
+    placed = True
+if not placed:
+    out += ["", "[network]"]
+    place_missing()
+while out and not out[-1].strip():
+    out.pop()
+with open(path, "w", encoding="utf-8") as handle:  # in place: the file keeps its mode and owner
+    handle.write("\n".join(out) + "\n")
+PYTHON
+        note "[network] of $config: ${settings[*]}"
+    fi
+fi
+
 if ((system)); then
     run chown root:"$SERVICE_USER" "$config"
     run chown "$SERVICE_USER":"$SERVICE_USER" "$STATE_DIR" "$STATE_DIR/hardware"
@@ -327,9 +465,17 @@ if ((!dry_run)) && [[ -x $venv_dir/bin/python ]]; then
 import sys
 from controller.config import ConfigError, load_config
 try:
-    load_config(sys.argv[1])
+    config = load_config(sys.argv[1])
 except ConfigError as error:
     sys.exit(f"install.sh: error: {error}")
+if config.network.broker:
+    from controller.network.address import BrokerAddress, NetworkError, check_name
+    try:
+        BrokerAddress.from_url(config.network.broker)
+        check_name(config.network.table)
+        check_name(config.network.room, "room")
+    except (NetworkError, ValueError) as error:
+        sys.exit(f"install.sh: error: [network] in {sys.argv[1]}: {error}")
 PYTHON
     note "$config is valid"
     # What the installed program sees: the Pi camera and the GPIO pin factory.
