@@ -263,7 +263,7 @@ PHRASES: Final[tuple[Phrase, ...]] = (
     Phrase(N_("%(problem)s: please put the board right")),
     # the analysis report's lines (controller/analysis/report.py, verdicts.py)
     Phrase(N_("%(player)s, game %(game)s, move %(move_number)s: %(what)s (-%(loss)s, %(skill)s)")),
-    Phrase(N_("%(roll)s: played %(played)s, best %(best)s"), whole=False),
+    Phrase(N_("%(roll)s: played %(play)s, best %(best)s"), whole=False),
     Phrase(N_("%(action)s; proper action %(proper)s"), whole=False),
     Phrase(N_("%(response)s a double; proper answer %(proper)s"), whole=False),
     Phrase(
