@@ -50,6 +50,25 @@ def _field_point(corners: NDArray[np.float64], u: float, v: float) -> tuple[int,
     return round(p[0]), round(p[1])
 
 
+def outlined(
+    image: NDArray[np.uint8],
+    words: str,
+    where: tuple[int, int],
+    scale: float,
+    colour: tuple[int, int, int],
+) -> None:
+    """``words`` in ``colour`` with a black outline, readable on any background. The outline is
+    the thin text shifted by a pixel each way: OpenCV 5 advances thick text further than thin
+    text, so a thick black copy under it would not line up."""
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    x, y = where
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            if dx or dy:
+                cv2.putText(image, words, (x + dx, y + dy), font, scale, (0, 0, 0), 1, cv2.LINE_AA)
+    cv2.putText(image, words, where, font, scale, colour, 1, cv2.LINE_AA)
+
+
 def draw_label(image: NDArray[np.uint8], label: dict[str, Any]) -> NDArray[np.uint8]:
     """The label drawn over a copy of ``image``: field quad, point names and counts, bar and off
     counts, dice boxes with pips, the cube, and the occlusion flag."""
@@ -58,13 +77,11 @@ def draw_label(image: NDArray[np.uint8], label: dict[str, Any]) -> NDArray[np.ui
     cv2.polylines(out, [np.round(corners).astype(np.int32)], True, (0, 255, 0), 2, cv2.LINE_AA)
     bar = float(label["style"]["board"]["bar_w"]) / float(label["style"]["board"]["field_w"])
     point = (1 - bar) / 12
-    font = cv2.FONT_HERSHEY_SIMPLEX
 
     def text(
         where: tuple[int, int], words: str, colour: tuple[int, int, int], scale: float = 0.45
     ) -> None:
-        cv2.putText(out, words, where, font, scale, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(out, words, where, font, scale, colour, 1, cv2.LINE_AA)
+        outlined(out, words, where, scale, colour)
 
     for name in POINT_LOCATIONS:
         n = int(name[1:])
@@ -138,21 +155,11 @@ def contact_sheet(folder: Path, count: int = 30, thumb_width: int = 320) -> NDAr
         if image is None:
             raise SynthInputError(f"image {path} cannot be read")
         h = round(image.shape[0] * thumb_width / image.shape[1])
-        thumb = cv2.resize(image, (thumb_width, h), interpolation=cv2.INTER_AREA)
+        thumb = np.asarray(
+            cv2.resize(image, (thumb_width, h), interpolation=cv2.INTER_AREA), dtype=np.uint8
+        )
         words = f"{label['family']} {label['style']['light_kind']}"
-        cv2.putText(
-            thumb, words, (6, h - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.42, (0, 0, 0), 3, cv2.LINE_AA
-        )
-        cv2.putText(
-            thumb,
-            words,
-            (6, h - 8),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.42,
-            (255, 255, 255),
-            1,
-            cv2.LINE_AA,
-        )
+        outlined(thumb, words, (6, h - 8), 0.42, (255, 255, 255))
         thumbs.append(thumb)
     h = max(t.shape[0] for t in thumbs)
     rows = math.ceil(len(thumbs) / columns)
