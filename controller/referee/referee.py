@@ -31,6 +31,13 @@ Decisions taken over the board (see also the docstrings of :mod:`.reading` and :
   waiting offer (``take`` accepts a resignation, ``pass`` rejects it). A resignation needs a long
   press (``resign-hold``) or the panel; a short ``resign`` press only says so, so that no knock on
   a button ends a game. ``undo`` (short or held) takes back the last play of the game.
+* The match clock (only when the match settings carry one, :mod:`.clock`): whose time runs follows
+  from the state after each event (the player to act; the one to answer a double or a
+  resignation; nobody before the opening roll, between games or after the match), and the clock
+  is folded from the events' recorded times. Before each input the referee records a flag that
+  has fallen (and, with ``on_flag = "lose"``, the match lost on time); a referee rebuilt from the
+  log records ``clock_resumed`` (by ``restart``) first, so an outage costs nobody. ``clock`` is
+  ``done`` under another name; ``pause`` pauses or resumes the clock.
 """
 
 from __future__ import annotations
