@@ -363,3 +363,25 @@ def test_the_config_clock_section_is_checked_and_reaches_new_matches(tmp_path: P
         with pytest.raises(RefereeInputError, match="already paused"):
             runner.pause_clock(True)
         assert log.events("m")[-1].data == {"by": "director"}
+
+
+def test_a_money_session_only_flags_even_when_set_to_lose() -> None:
+    script = Script()
+    settings = clocked(0, reserve="fixed", reserve_seconds=20, delay_seconds=0, on_flag="lose")
+    script.at(0, NewMatch(settings))
+    script.at(10, seen(START_WHITE, dice=(3, 1)))
+    flagged = script.at(31, Tick(0))
+    assert [(e.type, e.data["at"]) for e in flagged] == [("clock_flag", 30.0)]
+    assert script.referee.winner is None
+
+
+def test_the_record_folds_to_the_same_clock_as_the_live_referee_mid_answer() -> None:
+    script = Script()
+    first_game(script)
+    script.at(400, seen(START_WHITE, dice=(2, 5)))
+    script.at(410, seen(G2_AFTER_BLACK))
+    script.at(430, seen(G2_AFTER_BLACK, cube=(2, "middle")))
+    live = script.clock(500)
+    folded = Referee.from_events(script.events, clock=lambda: 500.0).snapshot()["clock"]
+    assert folded == live
+    assert live["remaining"] == [344.0, 284.0 - (70 - 12)]
