@@ -6,6 +6,7 @@ panel's server, the terminal and the log file.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -57,8 +58,10 @@ def prepare(
     on_event: Callable[[Event], None] | None = None,
     match_id: str | None = None,
     settle_seconds: float = 0.4,
+    settings: MatchSettings | None = None,
 ) -> DemoRun:
-    """Calibrate the demo's camera, open the referee on ``record`` and start the match.
+    """Calibrate the demo's camera, open the referee on ``record`` and start the match (with
+    ``settings`` when given, e.g. the room director's assignment; else the match file's own).
 
     Raises :class:`controller.director.DirectorError` (naming the game, the move and the reason)
     when a play or cube action of ``match`` cannot be acted out, before anything is recorded.
@@ -71,19 +74,20 @@ def prepare(
     runner = Runner.resume(record, clock=lambda: clock[0], lights=[lights], panels=list(panels))
     table = Table(reader, runner, on_event=on_event)
     identifier = match_id or f"demo-{int(time.time() * 1000)}"
-    runner.feed(
-        NewMatch(
-            MatchSettings(
-                players=match.players,
-                length=match.length,
-                crawford=True,
-                jacoby=match.length == 0,
-                policy="tournament",
-                hints=True,
-                match_id=identifier,
-            )
+    if settings is None:
+        settings = MatchSettings(
+            players=match.players,
+            length=match.length,
+            crawford=True,
+            jacoby=match.length == 0,
+            policy="tournament",
+            hints=True,
+            match_id=identifier,
         )
-    )
+    elif settings.match_id is None:
+        settings = dataclasses.replace(settings, match_id=identifier)
+    identifier = settings.match_id or identifier
+    runner.feed(NewMatch(settings))
     return DemoRun(
         record, runner, lights, table, stage, identifier, DemoControls(runner, stage), clock
     )

@@ -172,7 +172,13 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as error:
         print(f"sheshbesh demo: {error}", file=sys.stderr)
         return 2
-    link = room.open_link(args, db, command="demo")
+    from controller.network.director import DirectorInbox
+
+    inbox = DirectorInbox()  # the room director's assignment, when the demo joins a room
+    link = room.open_link(args, db, command="demo", on_command=inbox.command)
+    assigned = room.demo_assignment(link, inbox, record, match.length)
+    if assigned is not None:
+        print(f"playing the director's assignment {assigned.match_id}", flush=True)
     health = {"camera": "ok", "leds": "ok", "analysis": "off"}  # rendered frames, fake LEDs
     analyst = None
     if not args.no_panel and speed is not None:
@@ -200,7 +206,9 @@ def run(args: argparse.Namespace) -> int:
             )
 
     try:
-        demo = prepare(match, record, seed=args.seed, panels=panels, on_event=progress)
+        demo = prepare(
+            match, record, seed=args.seed, panels=panels, on_event=progress, settings=assigned
+        )
     except DirectorError as error:
         print(f"sheshbesh demo: {source} cannot be acted out: {error}", file=sys.stderr)
         return 1

@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import logging
 import threading
+import time
 import zipfile
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
@@ -73,6 +74,70 @@ def assignment_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def assignment_of(command: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The match settings plus ``"id"`` of the hub's ``assign`` command, or None (logged) for
+    another command or a bad assignment."""
+    if command.get("action") != "assign":
+        log.warning("room: unknown command %r from the hub", command.get("action"))
+        return None
+    identifier = command.get("id")
+    if not isinstance(identifier, str) or not identifier:
+        return None
+    try:
+        settings = assignment_settings(command.get("settings") or {})
+    except AssignmentError as error:
+        log.warning("room: the hub's assignment %s was refused: %s", identifier, error)
+        return None
+    return {**settings, "id": identifier}
+
+
+class DirectorInbox:
+    """On a table that acts out its own matches (``sheshbesh demo``): keeps the director's latest
+    assignment until the table takes it.
+
+    The hub's command is retained, so a table that joins the room gets the assignment waiting
+    for it at once; :meth:`take` returns it unless the record already holds that match.
+
+    >>> inbox = DirectorInbox()
+    >>> inbox.command({"action": "assign", "id": "a1", "settings": {"players": ["A", "B"]}})
+    >>> inbox.take(known={"a0"}, timeout=0)["players"]
+    ['A', 'B']
+    >>> inbox.take(known=set(), timeout=0) is None
+    True
+    """
+
+    def __init__(self) -> None:
+        self._arrived = threading.Condition()
+        self._latest: dict[str, Any] | None = None
+
+    def attach(self, link: Any) -> DirectorInbox:
+        link.on_command = self.command
+        return self
+
+    def command(self, command: dict[str, Any]) -> None:
+        assignment = assignment_of(command)
+        if assignment is None:
+            return
+        with self._arrived:
+            self._latest = assignment
+            self._arrived.notify_all()
+
+    def take(self, known: set[str], timeout: float) -> dict[str, Any] | None:
+        """The latest assignment whose match ``known`` (the record's match ids) lacks, waiting up
+        to ``timeout`` seconds for one; None when there is none. A taken one is not given again."""
+        deadline = time.monotonic() + timeout
+        with self._arrived:
+            while True:
+                latest = self._latest
+                if latest is not None and latest["id"] not in known:
+                    self._latest = None
+                    return latest
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._arrived.wait(left)
+
+
 class FollowDirector:
     """On a table: takes the hub's assignments and starts each when the table is free.
 
@@ -93,21 +158,13 @@ class FollowDirector:
         return self
 
     def command(self, command: dict[str, Any]) -> None:
-        if command.get("action") != "assign":
-            log.warning("room: unknown command %r from the hub", command.get("action"))
+        assignment = assignment_of(command)
+        if assignment is None:
             return
-        identifier = command.get("id")
-        if not isinstance(identifier, str) or not identifier:
-            return
-        try:
-            settings = assignment_settings(command.get("settings") or {})
-        except AssignmentError as error:
-            log.warning("room: the hub's assignment %s was refused: %s", identifier, error)
-            return
-        if identifier in self._known_matches():
+        if assignment["id"] in self._known_matches():
             return  # already started (the broker delivers the retained command on each connect)
         with self._lock:
-            self._pending = {**settings, "id": identifier}
+            self._pending = assignment
         self._start_soon()
 
     def publish(self, state: Any) -> int:

@@ -80,6 +80,7 @@ class TableLink:
         self.on_command = on_command
         self._lock = threading.Lock()
         self._wake = threading.Event()
+        self._subscribed = threading.Event()  # the hub's topics, on the current connection
         self._closing = False
         self._connected = False
         self._announced: str | None = None  # the record id announced on this connection
@@ -146,6 +147,7 @@ class TableLink:
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
+        client.on_subscribe = self._on_subscribe
         self._client = client
         client.connect_async(self.address.host, self.address.port, keepalive=10)
         client.loop_start()
@@ -158,6 +160,12 @@ class TableLink:
         last = self._read_last_sequence()
         with self._lock:
             return max(0, last - self._acked)
+
+    def wait_until_subscribed(self, timeout: float) -> bool:
+        """Wait until the broker took this connection's subscriptions (so it has handed over,
+        or is handing over, the retained acknowledgement and director's command); False when
+        ``timeout`` passed first."""
+        return self._subscribed.wait(timeout)
 
     def wait_until_acknowledged(self, timeout: float) -> bool:
         """Wait until the hub holds every event recorded so far; False when ``timeout`` passed."""
@@ -208,6 +216,7 @@ class TableLink:
             self.last_error = f"the broker refused the table: {reason}"
             log.warning("room: %s", self.last_error)
             return
+        self._subscribed.clear()
         client.subscribe([(self.topics.ack(self.table), 1), (self.topics.command(self.table), 1)])
         with self._lock:
             self._connected = True
@@ -219,9 +228,16 @@ class TableLink:
         log.info("room: connected to %s as table %s", self.address, self.table)
         self._wake.set()
 
+    def _on_subscribe(
+        self, client: Any, userdata: Any, mid: Any, reasons: Any, properties: Any
+    ) -> None:
+        if not any(getattr(reason, "is_failure", False) for reason in reasons or []):
+            self._subscribed.set()
+
     def _on_disconnect(
         self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any
     ) -> None:
+        self._subscribed.clear()
         with self._lock:
             was = self._connected
             self._connected = False

@@ -4,7 +4,8 @@ The commands call :func:`add_arguments` on their parser, :func:`open_link` once 
 (it returns None when the table is not in a room), add the link to the runner's panel sinks, and
 :func:`finish` at the end: a demo waits there, a bounded time, until the hub holds every event.
 ``sheshbesh run`` also calls :func:`follow_director`, so the room's director can assign the table
-its next match.
+its next match; ``sheshbesh demo`` calls :func:`demo_assignment` and plays the match the director
+assigned it, when one is waiting for it as it joins the room.
 """
 
 from __future__ import annotations
@@ -12,12 +13,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from controller.network.address import BrokerAddress, NetworkError, check_name
 
 #: seconds a finished demo waits for the hub to acknowledge its last events
 DEFAULT_LINGER = 60.0
+#: seconds a demo waits to join the room before it starts (an absent broker: its own match)
+JOIN_WAIT = 10.0
+#: seconds a demo that joined waits for the director's retained assignment to come through
+ASSIGNMENT_WAIT = 1.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,11 +45,14 @@ def open_link(
     *,
     command: str,
     network: Any = None,
+    on_command: Callable[[dict[str, Any]], None] | None = None,
 ) -> Any:
     """A started :class:`~controller.network.link.TableLink`, or None when no broker is set.
 
     ``network`` is the config's ``[network]`` section (``broker``, ``table``, ``room``,
-    ``username``, ``password_file``). Exits (status 2) with a one-line error naming the bad value.
+    ``username``, ``password_file``); ``on_command`` takes the director's commands from the
+    first connection on (a retained one arrives at once). Exits (status 2) with a one-line
+    error naming the bad value.
     """
     broker = args.broker or (network.broker if network is not None else "")
     table = args.table or (network.table if network is not None else "")
@@ -61,7 +70,7 @@ def open_link(
             address = address.with_credentials(network.username or table, _password(network))
         from controller.network.link import TableLink
 
-        link = TableLink(record_path, address, table, room=room)
+        link = TableLink(record_path, address, table, room=room, on_command=on_command)
         return link.start()
     except NetworkError as error:
         _refuse(command, str(error))
@@ -92,6 +101,56 @@ def follow_director(link: Any, runner: Any) -> None:
     from controller.network.director import FollowDirector
 
     FollowDirector(runner).attach(link)
+
+
+def demo_assignment(
+    link: Any,
+    inbox: Any,
+    record: Any,
+    match_length: int,
+    *,
+    join_wait: float = JOIN_WAIT,
+    assignment_wait: float = ASSIGNMENT_WAIT,
+) -> Any:
+    """For ``sheshbesh demo`` in a room: the :class:`~controller.referee.MatchSettings` of the
+    match the director assigned this table, or None to play the match file's own.
+
+    Waits up to ``join_wait`` s to join the room, then ``assignment_wait`` s for the director's
+    retained assignment (``inbox``: a :class:`~controller.network.director.DirectorInbox` given
+    to :func:`open_link`). An assignment the record already holds was played before. The demo
+    acts out its match file, so an assignment it cannot act out (another match length, another
+    variant) is refused with one line on stderr, and the file's own match is played.
+    """
+    if link is None or inbox is None:
+        return None
+    if not link.wait_until_subscribed(join_wait):
+        print(
+            f"sheshbesh demo: the room's broker did not answer within {join_wait:g} s: playing "
+            "the match file's own match (the record keeps it for the hub)",
+            file=sys.stderr,
+        )
+        return None
+    known = {str(entry["id"]) for entry in record.matches()}
+    assignment = inbox.take(known, assignment_wait)
+    if assignment is None:
+        return None
+    problem = ""
+    if assignment["variant"] != "backgammon":
+        problem = f"a {assignment['variant']} match"
+    elif assignment["length"] != match_length:
+        problem = (
+            f"a {assignment['length']}-point match, and the match file is {match_length}-point"
+        )
+    if problem:
+        print(
+            f"sheshbesh demo: the director's assignment {assignment['id']} is {problem}: the demo"
+            " cannot act it out, so it plays the match file's own match",
+            file=sys.stderr,
+        )
+        return None
+    from controller.referee import MatchSettings
+
+    return MatchSettings.from_data(assignment)
 
 
 def finish(link: Any, *, linger: float, command: str) -> None:
