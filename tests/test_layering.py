@@ -38,8 +38,6 @@ DEFERRED_CYCLES = {
     # calibrate() learns the checkers' profiles with the reader's own code, which reads with a
     # Calibration.
     frozenset({"vision.calibration", "vision.checkers"}),
-    # The director's pages find the room on the Flask app under the package's extension name.
-    frozenset({"web.room", "web.room.director"}),
 }
 
 #: What each leaf room may import of the project besides itself.

@@ -33,7 +33,7 @@ import secrets
 import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -53,12 +53,13 @@ from web.board_svg import board_svg, dice_svg
 from web.errors import PanelStateError
 from web.pin import read_pin_file
 from web.room import director
+from web.room.source import EXTENSION, RoomSource
+from web.room.source import current_room as _room
 from web.security import PIN_LIMITS, PinGuard, check_csrf, csrf_token, install_pin_limits
 from web.state import check_state
 
 __all__ = ["RoomSource", "create_room_app"]
 
-EXTENSION = "sheshbesh_room"
 STREAMS = "sheshbesh_room_streams"
 PANEL_STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -68,23 +69,6 @@ CONTENT_SECURITY_POLICY = (
 )
 
 
-@runtime_checkable
-class RoomSource(Protocol):
-    """What the room's pages ask of the hub."""
-
-    def tables(self) -> list[dict[str, Any]]:
-        """Every table's summary, sorted by name."""
-
-    def table(self, name: str) -> dict[str, Any] | None:
-        """One table's summary plus ``"snapshot"`` (the table panel's state), or None."""
-
-    def wait_for_change(self, since: int, timeout: float) -> tuple[int, list[dict[str, Any]]]:
-        """Wait up to ``timeout`` s for a change after version ``since``: (version, changed)."""
-
-    def status(self) -> dict[str, Any]:
-        """``{"room", "connected", ...}``: the hub's own health."""
-
-
 bp = Blueprint(
     "room",
     __name__,
@@ -92,11 +76,6 @@ bp = Blueprint(
     static_folder="static",
     static_url_path="/room-static",
 )
-
-
-def _room() -> RoomSource:
-    room: RoomSource = current_app.extensions[EXTENSION]
-    return room
 
 
 def _board(summary: Mapping[str, Any]) -> Markup | None:

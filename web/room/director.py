@@ -29,6 +29,7 @@ from flask import (
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
+from web.room.source import EXTENSION, current_room
 from web.security import PinGuard
 
 bp = Blueprint("director", __name__, url_prefix="/director", template_folder="templates")
@@ -66,8 +67,6 @@ class Knockout(Protocol):
 
 
 def _director() -> Director:
-    from web.room import EXTENSION
-
     room = current_app.extensions[EXTENSION]
     if not all(hasattr(room, name) for name in ("assign", "results", "standings", "archive")):
         abort(404, description="This room has no director.")
@@ -135,13 +134,11 @@ def logout() -> BaseResponse:
 @bp.get("/")
 @director_required
 def index() -> str:
-    from web.room import _room
-
     director = _director()
     knockout = _knockout()
     return render_template(
         "director.html",
-        tables=_room().tables(),
+        tables=current_room().tables(),
         results=director.results(),
         standings=director.standings(),
         knockout_enabled=knockout is not None,
