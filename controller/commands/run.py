@@ -257,6 +257,7 @@ def run(args: argparse.Namespace) -> int:
         )
         runner_box.append(runner)
         room.follow_director(link, runner)
+        room.report_health(link, set_health)
         if (
             record.current_match is None
             or runner.referee.snapshot()["match"].get("winner") is not None

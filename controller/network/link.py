@@ -78,6 +78,12 @@ class TableLink:
         self.window = max(1, window)
         self.poll_seconds = poll_seconds
         self.on_command = on_command
+        #: told ``(status, queued)`` whenever either changes: ``"ok"`` (connected to the broker)
+        #: or ``"lost"``, and how many recorded events the hub does not hold yet (the panel
+        #: shows both); called from the link's threads, one call at a time
+        self.on_health: Callable[[str, int], None] | None = None
+        self._health_lock = threading.Lock()
+        self._health_said: tuple[str, int] | None = None
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._subscribed = threading.Event()  # the hub's topics, on the current connection
@@ -134,6 +140,25 @@ class TableLink:
     def status(self) -> str:
         """A short word for the panel's status line: ``ok``, ``lost`` or ``none``."""
         return "ok" if self.is_connected else "lost"
+
+    def _report_health(self) -> None:
+        """Tell :attr:`on_health` the status and the queue when either has changed."""
+        report = self.on_health
+        if report is None:
+            return
+        with self._health_lock:
+            with self._lock:
+                health = (
+                    "ok" if self._connected else "lost",
+                    max(0, self._last_recorded - self._acked),
+                )
+            if health == self._health_said:
+                return
+            self._health_said = health
+            try:
+                report(*health)
+            except Exception as error:  # the panel's trouble must not stop the link
+                log.warning("room: the health report failed (%s): %s", type(error).__name__, error)
 
     # -- lifetime ------------------------------------------------------------------------------
 
@@ -227,6 +252,7 @@ class TableLink:
         self.last_error = ""
         log.info("room: connected to %s as table %s", self.address, self.table)
         self._wake.set()
+        self._report_health()
 
     def _on_subscribe(
         self, client: Any, userdata: Any, mid: Any, reasons: Any, properties: Any
@@ -244,6 +270,7 @@ class TableLink:
             self._origin_known = False
         if was and not self._closing:
             log.warning("room: lost the broker (%s); the record keeps everything", reason)
+        self._report_health()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         try:
@@ -269,6 +296,7 @@ class TableLink:
                 self._origin_known = True
                 self._generation += 1
         self._wake.set()
+        self._report_health()
 
     # -- the publishing thread ------------------------------------------------------------------
 
@@ -285,6 +313,7 @@ class TableLink:
                         continue
                     reader = sqlite3.connect(self.record_path, timeout=5.0)
                 self._step(reader)
+                self._report_health()
             except sqlite3.Error as error:
                 # The record is busy or not created yet: the next poll tries again (said once).
                 problem = f"cannot read the record: {error}"

@@ -103,6 +103,22 @@ def follow_director(link: Any, runner: Any) -> None:
     FollowDirector(runner).attach(link)
 
 
+def report_health(link: Any, set_health: Callable[[str, str], None]) -> None:
+    """Show the room link's health on the table's panel, as the camera's and the LEDs' are:
+    ``set_health("room", "ok" | "lost")`` (connected to the broker or not) and
+    ``set_health("room_queued", N)`` (recorded events the hub does not hold yet), whenever
+    either changes. Nothing without a link."""
+    if link is None:
+        return
+
+    def said(status: str, queued: int) -> None:
+        set_health("room", status)
+        set_health("room_queued", str(queued))
+
+    link.on_health = said
+    link.notify()  # a first report at once
+
+
 def demo_assignment(
     link: Any,
     inbox: Any,
