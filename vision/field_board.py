@@ -311,17 +311,30 @@ def _distance(a: FloatArray, b: FloatArray) -> FloatArray:
 def _relit(strips: FloatArray, columns: FloatArray, hidden: npt.NDArray[np.bool_]) -> FloatArray:
     """``columns`` shifted, piece by piece, to the light each part of ``strips`` is in (a lamp
     near one corner, a warmer light on one side): in each of :data:`LIGHT_BANDS` bands down each
-    column, the typical difference where nothing hides the board."""
-    out = columns.copy()
+    column, the typical difference where nothing hides the board, taken as the middle of it and
+    its neighbours' (light changes smoothly across the board; a hand or a sleeve over a column
+    or two is not a change of light)."""
     rows = columns.shape[1]
     bounds = np.linspace(0, rows, LIGHT_BANDS + 1).astype(int)
+    shifts = np.full((len(columns), LIGHT_BANDS, 3), np.nan)
     for index in range(len(columns)):
-        for top, bottom in itertools.pairwise(bounds):
+        for band, (top, bottom) in enumerate(itertools.pairwise(bounds)):
             free = ~hidden[index, top:bottom]
             if free.sum() < 0.2 * free.size:
                 continue
-            shift = np.median(strips[index, top:bottom][free] - columns[index, top:bottom][free], 0)
-            out[index, top:bottom] += shift
+            difference = strips[index, top:bottom][free] - columns[index, top:bottom][free]
+            shifts[index, band] = np.median(difference, 0)
+    out = columns.copy()
+    points = len(columns) - 1  # the twelve point columns; the bar is its own
+    for index in range(len(columns)):
+        near = (
+            [index] if index == points else list(range(max(0, index - 3), min(points, index + 4)))
+        )
+        for band, (top, bottom) in enumerate(itertools.pairwise(bounds)):
+            around = shifts[near, band]
+            around = around[~np.isnan(around[:, 0])]
+            if len(around):
+                out[index, top:bottom] += np.median(around, 0)
     return out
 
 
@@ -365,7 +378,9 @@ def foreign_area(
         return 0.0
     hidden = _checker_cells(geometry, checkers, 1.1)
     model = _relit(strips, empty.columns, hidden)
-    level = max(settings.foreign_colour, 2.0 * empty.level)
+    # the calibration frame's own noise sets the level, within bounds: a frame with a hand or
+    # many checkers on it must not teach that anything goes
+    level = min(max(settings.foreign_colour, 2.0 * empty.level), 2.0 * settings.foreign_colour)
     strange = (_distance(strips, model) > level) & ~hidden
     # a column's sides (where the points' edges and the bar's lie, a pixel off from one frame or
     # board to the next) and the bar itself (its edges, the cube) say nothing of hands
@@ -407,7 +422,9 @@ def read_field(
             top,
             calibration.field,
             calibration.empty,
-            _all_checkers(evidence),
+            # only checkers whose rims ring true hide the board: a hand, pale or dark, can look
+            # like a checker's colour, never like its rim
+            [c for c in _all_checkers(evidence) if c.score >= settings.present],
             settings,
         )
         observation = replace(observation, extra={**observation.extra, "foreign": foreign})

@@ -60,6 +60,10 @@ class RingSettings:
     layered: float = 0.95
     edge: float = 0.5
     most_row: int = 7
+    full_row: int = 5
+    layer_ring: float = 0.35
+    layer_rim: float = 0.3
+    layer_below: float = 0.7
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +148,12 @@ class Gradients:
         wobble = abs(np.mean(edge_at * np.exp(4j * _THETA)))
         return float(wobble / np.mean(edge_at))
 
+    def rim_share(self, x: float, y: float, radius: float) -> float:
+        """The share of directions round (x, y) whose strongest edge lies within 12% of
+        ``radius``: a circle's rim is at one radius all round."""
+        edge_at = self.edge_radii(x, y, radius)
+        return float(np.mean(np.abs(edge_at / radius - 1) < 0.12))
+
     def rim_shape(self, x: float, y: float, radius: float) -> tuple[float, float]:
         """A checker's rim round (x, y): its mean radius, and its width over its height (1 for a
         circle)."""
@@ -204,12 +214,15 @@ def _row(
 ) -> tuple[list[Checker], float]:
     """The checkers on one point from ``base`` along ``direction``; also the best score refused.
 
-    Checkers are looked for one after another, each about a ``pitch`` past the last. A checker
-    rings true where its rim stands out against the board, but where it touches a neighbour of
-    its own colour its rim may barely show; so a weaker ring is taken too when it stands out
-    from the places half a checker either side of it (between two checkers, a ring crosses
-    their insides), if ``vouch`` says its colour is a checker's. A checker lying over the gap between two (the second layer) shows its whole
-    rim; one under it shows little of its own.
+    The places a row can hold are walked one after another, each about a ``pitch`` past the
+    last, and each is judged on its ring and its colour. A checker rings true where its rim
+    stands out against the board, but where it touches a neighbour of its own colour, or lies
+    on a point of its own colour, its rim may barely show; so a weaker ring is taken when it
+    stands out from the places half a checker either side of it (between two checkers, a ring
+    crosses their insides) and ``vouch`` says its colour is a checker's. A row is laid from the
+    point's base without holes, so every place up to the farthest checker found counts, unless a
+    place between is plainly the bare board. A checker lying over the gap between two (the
+    second layer) shows its whole rim; one under it shows little of its own.
     """
     pitch = pitch or 2 * radius
     edge = settings.edge
@@ -217,67 +230,86 @@ def _row(
     def score(x: float, y: float) -> float:
         return float(gradients.ring_scores(np.array([[x, y]]), radius, edge)[0])
 
-    def stands_out(x: float, y: float, ring: float, behind: float) -> bool:
-        if ring >= settings.present:
-            return True
-        if vouch is None or ring < settings.weak:
-            return False
-        beyond = score(x, y + direction * pitch / 2)
-        return ring - max(behind, beyond) >= settings.prominence and vouch(x, y, radius)
+    def vouched(x: float, y: float) -> bool:
+        return vouch is not None and vouch(x, y, radius)
 
     lateral = centre_x + radius * np.linspace(-0.35, 0.35, 5)
-    # the checker at the base first: one lying over it must not be taken for it
-    first: Checker | None = None
-    refused = 0.0
-    for start, stop in ((0.7, 1.45), (1.45, 2.2)):
-        near = base + direction * radius * np.arange(start, stop, 0.12)
-        x, y, ring = _best(gradients, lateral, near, radius, settings)
-        # no neighbour vouches for the first: it must ring clearly true, or ring true and look
-        # like a checker, or have one lying over the gap beyond it (then little of its rim shows)
-        over_it = _best(
-            gradients,
-            x + radius * np.array([-0.1, 0.0, 0.1]),
-            y + direction * pitch * np.array([0.4, 0.45, 0.5, 0.55, 0.6]),
-            radius,
-            settings,
-        )[2]
-        if over_it >= settings.layered and ring >= settings.covered:
-            first = Checker(x, y, radius, ring, gradients.disc_colour(x, y, radius))
-            break
-        if ring >= settings.clear or (
-            ring >= settings.present and (vouch is None or vouch(x, y, radius))
-        ):
-            first = Checker(x, y, radius, ring, gradients.disc_colour(x, y, radius))
-            break
-        refused = max(refused, ring)
-    if first is None:
-        return [], refused
-    row, over = [first], []
+    # the place at the base first: one lying over it must not be taken for it
+    near = base + direction * radius * np.arange(0.7, 1.45, 0.12)
+    first = _best(gradients, lateral, near, radius, settings)
+    if first[2] < settings.present:
+        later = base + direction * radius * np.arange(1.45, 2.2, 0.12)
+        second = _best(gradients, lateral, later, radius, settings)
+        if second[2] >= settings.present:
+            first = second
+    places = [first]
+    gaps: list[tuple[float, float, float]] = []
     steps = np.arange(0.84, 1.17, 0.064)
-    while len(row) < 3 * settings.most_row:
-        last = row[-1]
-        ahead = last.y + direction * pitch * steps
+    while len(places) < 3 * settings.most_row:
+        last_x, last_y, _ring = places[-1]
+        ahead = last_y + direction * pitch * steps
         ahead = ahead[direction * (ahead - limit) <= 0]
         if not len(ahead):
             break
-        xs = last.x + radius * np.linspace(-0.25, 0.25, 5)
+        xs = last_x + radius * np.linspace(-0.25, 0.25, 5)
         x, y, ring = _best(gradients, xs, ahead, radius, settings)
-        middle_x, middle_y, gap = _best(
-            gradients,
-            (last.x + x) / 2 + radius * np.array([-0.1, 0.0, 0.1]),
-            (last.y + y) / 2 + pitch * np.linspace(-0.2, 0.2, 9),
-            radius,
-            settings,
+        gaps.append(
+            _best(
+                gradients,
+                (last_x + x) / 2 + radius * np.array([-0.1, 0.0, 0.1]),
+                (last_y + y) / 2 + pitch * np.linspace(-0.2, 0.2, 9),
+                radius,
+                settings,
+            )
         )
-        layered = gap >= settings.layered
-        if layered:
-            colour = gradients.disc_colour(middle_x, middle_y, radius)
-            over.append(Checker(middle_x, middle_y, radius, gap, colour, 2))
-        if not (layered and ring >= settings.covered) and not stands_out(x, y, ring, gap):
-            refused = ring
+        places.append((x, y, ring))
+    # a place holds a checker (True), is plainly bare (False), or cannot tell alone (None)
+    verdicts: list[bool | None] = []
+    for index, (x, y, ring) in enumerate(places):
+        over = index < len(gaps) and gaps[index][2] >= settings.layered
+        behind = gaps[index - 1][2] if index else 0.0
+        if (
+            ring >= settings.clear
+            or (over and ring >= settings.covered)
+            or (ring >= settings.present and (vouch is None or vouched(x, y)))
+        ):
+            verdicts.append(True)
+        elif ring >= settings.weak and vouch is not None:
+            beyond = score(x, y + direction * pitch / 2)
+            out = ring - max(behind, beyond) >= settings.prominence
+            verdicts.append(True if out and vouched(x, y) else None)
+        elif vouched(x, y):
+            verdicts.append(None)
+        else:
+            verdicts.append(False)
+        if verdicts[-1] is False:
             break
-        row.append(Checker(x, y, radius, ring, gradients.disc_colour(x, y, radius)))
+    found = [index for index, verdict in enumerate(verdicts) if verdict]
+    length = found[-1] + 1 if found else 0
+    refused = max((ring for _x, _y, ring in places[length : length + 1]), default=0.0)
+    row = [
+        Checker(x, y, radius, ring, gradients.disc_colour(x, y, radius))
+        for x, y, ring in places[:length]
+    ]
     # a second-layer checker lies on two of the first layer, or half over the row's end
+    over = [
+        Checker(x, y, radius, gap, gradients.disc_colour(x, y, radius), 2)
+        for x, y, gap in gaps[:length]
+        if gap >= settings.layered
+    ]
+    if length >= settings.full_row and not over:
+        # a full row's gaps: a checker on top of two shows its whole rim, if faintly (its rim
+        # lies on checkers of its own colour), all at one radius round its centre, and it hides
+        # part of the rims of the two it lies on
+        for index, (x, y, gap) in enumerate(gaps[: length - 1]):
+            below = min(places[index][2], places[index + 1][2])
+            if (
+                gap < settings.layer_ring
+                or below >= settings.layer_below
+                or gradients.rim_share(x, y, radius) < settings.layer_rim
+            ):
+                break
+            over.append(Checker(x, y, radius, gap, gradients.disc_colour(x, y, radius), 2))
     return row + over, refused
 
 
