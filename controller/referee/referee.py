@@ -1197,8 +1197,10 @@ class Referee:
 
     def _match_id(self) -> str:
         game = self.game
-        resigned = game.resign[1] if game.resign else 0
-        return match_id_of(self._match_state(), game.turn, game.dice, resigned)
+        if game.resign is None:
+            return match_id_of(self._match_state(), game.turn, game.dice)
+        resigner, level = game.resign
+        return match_id_of(self._match_state(), game.turn, game.dice, level, resigner)
 
     # -- lights and the panel -----------------------------------------------------------------
 

@@ -331,3 +331,19 @@ def test_a_short_resign_press_only_explains_and_a_hold_offers_answered_by_take()
     assert types(events) == ["resign_offered", "resign_accepted", "game_won", "game_started"]
     assert events[0].data == {"player": 0, "points": 1}
     assert events[2].data["winner"] == 1 and events[2].data["points"] == 1
+
+
+def test_a_pending_resignation_gives_gnubgs_match_id_whoever_offered_it() -> None:
+    # White (player 0) is to move with 3-1 in a 5-point match; gnubg hands the turn to the
+    # resigner's opponent, so who offered decides the Match ID (tests/rules checks gnubg itself)
+    from controller.referee.judge import match_id_of
+    from controller.rules.match import MatchState
+
+    by_mover = started()
+    run(by_mover, [Resign(0, 1)])
+    by_other = started()
+    run(by_other, [Resign(1, 1)])
+    state = MatchState.new_match(5)
+    assert by_mover.snapshot()["match_id"] == match_id_of(state, 0, (3, 1), 1, resigner=0)
+    assert by_other.snapshot()["match_id"] == match_id_of(state, 0, (3, 1), 1, resigner=1)
+    assert by_mover.snapshot()["match_id"] != by_other.snapshot()["match_id"]
