@@ -27,6 +27,7 @@ from typing import Any
 import flask_babel
 from flask import Blueprint, Flask, current_app, redirect, request
 from flask_babel import Babel, get_locale, get_translations
+from markupsafe import Markup
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -145,6 +146,18 @@ def http_error_name(code: int, name: str) -> str:
     return _(ERROR_NAMES[code]) if code in ERROR_NAMES else name
 
 
+def room_cube_words(table: Any) -> str:
+    """A room table's cube in words ("centred", "2, Ada's") in the page's language."""
+    cube = table.get("cube") or {}
+    value = int(cube.get("value") or 1)
+    owner = cube.get("owner")
+    players = table.get("players") or ["", ""]
+    if owner in (0, 1) and not isinstance(owner, bool):
+        name = players[owner] or (_("White") if owner == 0 else _("Black"))
+        return _("%(value)s, %(player)s's", value=value, player=name)
+    return _("centred") if value == 1 else _("%(value)s, centred", value=value)
+
+
 def _safe_target(target: str) -> str:
     """A path on this site to go back to; anything else (another site, a scheme) is the home page."""
     if not target.startswith("/") or target.startswith(("//", "/\\")):
@@ -197,6 +210,8 @@ def init_app(app: Flask) -> None:
         referee_text=referee_text,
         panel_text=panel_text,
         http_error_name=http_error_name,
+        room_cube_words=room_cube_words,
+        Markup=Markup,
         languages=LANGUAGES,
         language_names=LANGUAGE_NAMES,
     )

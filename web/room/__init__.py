@@ -49,6 +49,7 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from web import i18n
 from web.board_svg import board_svg, dice_svg
 from web.errors import PanelStateError
 from web.pin import read_pin_file
@@ -293,6 +294,7 @@ def create_room_app(room: RoomSource, test_config: Mapping[str, Any] | None = No
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals.update(dice_svg=dice_svg, turn_name=_turn_name, cube_words=_cube_words)
+    i18n.init_app(app)  # the room's pages in each viewer's language, as the table's panel
     app.register_blueprint(bp)
     app.register_blueprint(director.bp)
     install_pin_limits(app, "director.login")
