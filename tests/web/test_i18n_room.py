@@ -71,3 +71,28 @@ def test_room_pages_stay_english_by_default(client: FlaskClient) -> None:
     page = client.get("/")
     assert '<html lang="en" dir="ltr">' in page.text
     assert re.search(r"2 tables · \d online", _visible(page.text))
+
+
+@pytest.mark.parametrize("language", ["he", "ar", "cs"])
+def test_the_director_s_page_speaks_the_language(
+    tmp_path: Path, tables: list[SimulatedTable], language: str
+) -> None:
+    from werkzeug.security import generate_password_hash
+
+    mirror = Mirror(str(tmp_path / "hub.sqlite"))
+    for table in tables:
+        fill_mirror(mirror, table)
+    settings = {"TESTING": True, "SECRET_KEY": "t", "PIN_HASH": generate_password_hash("2468")}
+    app = create_room_app(Hub("mqtt://127.0.0.1:1", mirror, room="cafe"), settings)
+    client = app.test_client()
+    client.set_cookie("sheshbesh_language", language)
+    login = client.get("/director/login").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', login)
+    assert token is not None
+    client.post("/director/login", data={"pin": "2468", "csrf_token": token.group(1)})
+    page = client.get("/director/").get_data(as_text=True)
+    mirror.close()
+    assert f'<html lang="{language}"' in page
+    text = _visible(page)
+    english = r"\b(Assign the next match|Table|Results|Standings|Player|Send|Log out|Points)\b"
+    assert re.findall(english, text) == [], text
