@@ -244,6 +244,25 @@ def _row(
             first = second
     places = [first]
     gaps: list[tuple[float, float, float]] = []
+
+    def verdict(index: int) -> bool | None:
+        """Place ``index`` holds a checker (True), is plainly bare (False), or cannot tell alone."""
+        x, y, ring = places[index]
+        over = index < len(gaps) and gaps[index][2] >= settings.layered
+        if (
+            ring >= settings.clear
+            or (over and ring >= settings.covered)
+            or (ring >= settings.present and (vouch is None or vouched(x, y)))
+        ):
+            return True
+        if ring >= settings.weak and vouch is not None:
+            behind = gaps[index - 1][2] if index else 0.0
+            beyond = score(x, y + direction * pitch / 2)
+            out = ring - max(behind, beyond) >= settings.prominence
+            return True if out and vouched(x, y) else None
+        return None if vouched(x, y) else False
+
+    verdicts: list[bool | None] = []
     steps = np.arange(0.84, 1.17, 0.064)
     while len(places) < 3 * settings.most_row:
         last_x, last_y, _ring = places[-1]
@@ -263,27 +282,13 @@ def _row(
             )
         )
         places.append((x, y, ring))
-    # a place holds a checker (True), is plainly bare (False), or cannot tell alone (None)
-    verdicts: list[bool | None] = []
-    for index, (x, y, ring) in enumerate(places):
-        over = index < len(gaps) and gaps[index][2] >= settings.layered
-        behind = gaps[index - 1][2] if index else 0.0
-        if (
-            ring >= settings.clear
-            or (over and ring >= settings.covered)
-            or (ring >= settings.present and (vouch is None or vouched(x, y)))
-        ):
-            verdicts.append(True)
-        elif ring >= settings.weak and vouch is not None:
-            beyond = score(x, y + direction * pitch / 2)
-            out = ring - max(behind, beyond) >= settings.prominence
-            verdicts.append(True if out and vouched(x, y) else None)
-        elif vouched(x, y):
-            verdicts.append(None)
-        else:
-            verdicts.append(False)
+        # the place before this one can be judged now that the gap beyond it is known; the walk
+        # ends at the first plainly bare place
+        verdicts.append(verdict(len(places) - 2))
         if verdicts[-1] is False:
             break
+    if len(verdicts) < len(places) and (not verdicts or verdicts[-1] is not False):
+        verdicts.append(verdict(len(places) - 1))
     found = [index for index, verdict in enumerate(verdicts) if verdict]
     length = found[-1] + 1 if found else 0
     refused = max((ring for _x, _y, ring in places[length : length + 1]), default=0.0)
