@@ -207,6 +207,11 @@ PHRASES: Final[tuple[Phrase, ...]] = (
     # the match clock (controller/referee/referee.py)
     Phrase(N_("%(player)s has run out of time")),
     Phrase(N_("%(player)s has run out of time: %(winner)s wins the match on time")),
+    Phrase(N_("Clock paused")),
+    Phrase(N_("Clock running")),
+    Phrase(N_("this match has no clock")),
+    Phrase(N_("the clock is already paused")),
+    Phrase(N_("the clock is already running")),
     # the panel's example state (web/state.py, ``python -m web --fake``)
     Phrase(N_("%(player)s to play %(dice)s")),
     _plural(NP_("%(player)s wins %(points)s point", "%(player)s wins %(points)s points"), "points"),

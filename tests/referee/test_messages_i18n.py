@@ -291,3 +291,27 @@ def test_untranslated_parts_are_isolated_for_right_to_left_text() -> None:
 def test_an_unknown_sentence_is_shown_as_it_is() -> None:
     for language in LANGUAGES:
         assert translate_sentence("Something new", translations(language)) == "Something new"
+
+
+def test_the_match_clock_speaks_every_language() -> None:
+    from referee_testkit import seen
+
+    from controller.referee import ClockSettings, Tick
+
+    now = [0.0]
+    referee = Referee(clock=lambda: now[0])
+
+    def at(time: float, *inputs: Input) -> set[str]:
+        now[0] = time
+        return _sentences(referee, inputs)
+
+    settings = MatchSettings(("Ada", "Boris"), length=3, clock=ClockSettings(on_flag="lose"))
+    texts = at(0, NewMatch(settings))
+    texts |= at(30, seen(Position.initial(turn=0), dice=(3, 1)))
+    texts |= at(31, ButtonPressed("pause"))
+    texts |= at(32, ButtonPressed("pause"))
+    texts |= at(5000, Tick(0))  # White's reserve ran out long ago: the match is lost on time
+    texts |= at(5001, ButtonPressed("pause"))
+    assert "Ada (White) has run out of time: Boris (Black) wins the match on time" in texts
+    assert {"Clock paused", "Clock running", "The match is over"} <= texts
+    _check_every_language(texts)
