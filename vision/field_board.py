@@ -169,9 +169,10 @@ def calibrate_field(
     geometry = replace(geometry, pitch=pitch)
     evidence = find_checkers(top, geometry, settings)
     found = _all_checkers(evidence)
-    # the sets are learned from the checkers that ring truest: the base of an empty point, between
-    # its triangle's sides and the frame, can ring nearly as true as a checker
-    clear = [c for c in found if c.score >= settings.clear]
+    # the sets are learned from the checkers that ring true (the base of an empty point, between
+    # its triangle's sides and the frame, can ring nearly as true as a weak checker), not only
+    # the clearest: dark checkers on a dark board ring less clearly, and would be left out
+    clear = [c for c in found if c.score >= settings.present]
     colours = learn_colours(clear if len(clear) >= 6 else found)
     if swap:
         colours = colours.swapped()
@@ -492,7 +493,13 @@ def _observation(
     seen = {"white": 0, "black": 0}
     for location in POINT_LOCATIONS:
         row = evidence.checkers.get(location, [])
-        white = sum(1 for c in row if colour_of[id(c)][0])
+        # a point holds one side's checkers only: the row's colour is voted by all of them, each
+        # as sure as its colour is and as clearly as its rim rings
+        vote = sum(
+            (1 if colour_of[id(c)][0] else -1) * (colour_of[id(c)][1] - 0.5) * max(c.score, 0.1)
+            for c in row
+        )
+        white = len(row) if vote > 0 else 0
         black = len(row) - white
         seen["white"] += white
         seen["black"] += black
@@ -501,7 +508,10 @@ def _observation(
             ring_confidence(ring, settings.present),
             1 - ring_confidence(evidence.rejected.get(location, 0.0), settings.present),
         )
-        colour_sure = min([colour_of[id(c)][1] for c in row] or [1.0])
+        colour_sure = min(
+            [colour_of[id(c)][1] if colour_of[id(c)][0] == (white > 0) else 0.5 for c in row]
+            or [1.0]
+        )
         confidence = min(presence, colour_sure)
         counts[location] = LocationCount(white, black, confidence, confidence)
     bar = evidence.checkers.get("bar", [])
