@@ -217,3 +217,13 @@ def test_the_switch_changes_the_language_and_keeps_it(
     assert page.evaluate("document.documentElement.dir") == "rtl"
     page.goto(server.url + "/")
     assert page.evaluate("document.documentElement.lang") == "he"
+
+
+def test_the_live_indicator_speaks_the_language(
+    in_language: Any,
+    server: BackgroundServer,  # noqa: F811
+) -> None:
+    page = in_language("cs")
+    page.goto(server.url + "/")
+    page.wait_for_selector('#connection[data-state="live"]')
+    assert page.get_attribute("#connection", "title") == "živé aktualizace: živě"

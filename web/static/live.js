@@ -10,8 +10,13 @@
   var requested = 0;
   var drawn = 0;
 
+  /* The indicator's words come in the page's language from the template (data-words). */
+  var label = indicator ? indicator.title || "live updates" : "";
+  var words = {};
+  try { words = JSON.parse((indicator && indicator.getAttribute("data-words")) || "{}"); } catch (e) { words = {}; }
+
   function show(state) {
-    if (indicator) { indicator.setAttribute("data-state", state); indicator.title = "live updates: " + state; }
+    if (indicator) { indicator.setAttribute("data-state", state); indicator.title = label + ": " + (words[state] || state); }
   }
 
   function drawnEventId() {
