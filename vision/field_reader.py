@@ -64,6 +64,7 @@ class RingSettings:
     layer_ring: float = 0.35
     layer_rim: float = 0.3
     layer_below: float = 0.7
+    bar_edge: float = 0.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,7 +357,15 @@ def _bar_checkers(gradients: Gradients, geometry: Field, settings: RingSettings)
     ys = np.arange(radius * 0.9, geometry.height - radius * 0.9, radius * 0.2)
     xs = centre + radius * np.array([-0.15, 0.0, 0.15])
     grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
-    scores = gradients.ring_scores(grid, radius, settings.edge).reshape(len(ys), len(xs))
+    # the bar is one surface, often of a checker's own colour: a checker's rim on it may be no
+    # more than a thin shadow line, fainter than the points' edges that set the level; an edge
+    # on the bar is one that stands well above the bar's own grain
+    inner = slice(
+        max(0, round(geometry.bar[0] + 0.2 * radius)), round(geometry.bar[1] - 0.2 * radius)
+    )
+    grain = float(np.percentile(np.hypot(gradients.gx[:, inner], gradients.gy[:, inner]), 75))
+    edge = min(max(2 * grain / gradients.level, settings.bar_edge), settings.edge)
+    scores = gradients.ring_scores(grid, radius, edge).reshape(len(ys), len(xs))
     along = scores.max(axis=1)
     chosen: list[Checker] = []
     for index in np.argsort(-along):
