@@ -238,7 +238,9 @@ def _row(
     # the place at the base first: one lying over it must not be taken for it
     near = base + direction * radius * np.arange(0.7, 1.45, 0.12)
     first = _best(gradients, lateral, near, radius, settings)
-    if first[2] < settings.present:
+    # a faint ring there that has a checker's colour is the first checker, under one lying
+    # over it; only a bare base lets the row start further along (checkers not pushed home)
+    if first[2] < settings.present and not vouched(first[0], first[1]):
         later = base + direction * radius * np.arange(1.45, 2.2, 0.12)
         second = _best(gradients, lateral, later, radius, settings)
         if second[2] >= settings.present:
