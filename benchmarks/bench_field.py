@@ -3,9 +3,11 @@
 Each labelled image (``NAME.jpg`` + ``NAME.json`` with ``field_corners``, ``locations`` and
 ``occluded``, as the photoreal development set writes them) is calibrated on itself with the
 labelled corners (calibration takes any position) and then read; the reading is compared with
-the labels. Dice: the frames whose flat dice all read right (pips as a multiset; frames with
-a cocked die are not scored). Frames with a hand over the field must read as occluded; their checkers are not
-scored. Locations scored: the 24 points and the bar (the trays lie outside the field and are
+the labels. Dice: the frames whose flat dice all read right and nothing more is read as a flat
+die (pips as a multiset; a frame without dice must read none; a cocked die read as flat is extra). Frames with a hand over the field must read as occluded; their checkers are not
+scored. Cube: the frames (no hand over the field) whose cube reads with the labelled face and place,
+or as none when there is none (:func:`vision.cube.read_field_cube`, read beside ``read_field``).
+Locations scored: the 24 points and the bar (the trays lie outside the field and are
 inferred, so they are not a reading).
 
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal [more folders] [--show N]
@@ -34,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sheshbesh.locations import POINT_LOCATIONS
 from vision.capture import load_dataset
+from vision.cube import read_field_cube
 from vision.errors import VisionError
 from vision.field_board import (
     FieldCalibration,
@@ -99,11 +102,23 @@ def main(argv: list[str] | None = None) -> int:
                 row["hands"] += 1
                 row["hands_refused"] += observation.state == "occluded"
                 continue
+            # the cube (vision.cube, not yet part of read_field): face and place, or none seen
+            checkers = [(x, y, r) for x, y, r, _white in observation.extra.get("checkers", [])]
+            cube = read_field_cube(image, calibration.field, checkers)
+            truth_cube = labels.get("cube")
+            row["cube_frames"] += 1
+            row["cube_right"] += (
+                cube is None
+                if truth_cube is None
+                else cube is not None
+                and (cube.value, cube.place) == (truth_cube["value"], truth_cube["place"])
+            )
             row["boards"] += 1
-            wanted = sorted(d["pips"] for d in labels.get("dice", []) if not d.get("cocked"))
-            if wanted:
+            if "dice" in labels:  # flat dice as a multiset; a die read as cocked is not one
+                wanted = sorted(d["pips"] for d in labels["dice"] if not d.get("cocked"))
                 row["dice_frames"] += 1
-                row["dice_right"] += sorted(d.pips for d in observation.dice) == wanted
+                read = sorted(d.pips for d in observation.dice if not d.cocked)
+                row["dice_right"] += read == wanted
             row["false_hands"] += observation.state == "occluded"
             truth = _truth(labels["locations"])
             seen = {
@@ -126,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
                 shown += 1
     header = (
         f"{'split':8} {'family':22} {'frames':>6} {'refused':>7} {'locations':>13} "
-        f"{'boards':>9} {'tall (>=6)':>11} {'hands':>7} {'false hand':>10} {'dice':>7}"
+        f"{'boards':>9} {'tall (>=6)':>11} {'hands':>7} {'false hand':>10} {'dice':>7} {'cube':>7}"
     )
     print(header)
     total: dict[str, int] = defaultdict(int)
@@ -190,7 +205,8 @@ def _line(split: str, family: str, row: dict[str, int]) -> str:
         f"{_share(row['boards_exact'], row['boards']):>9} "
         f"{_share(row['tall_exact'], row['tall']):>11} "
         f"{row['hands_refused']:>3}/{row['hands']:<3} {row['false_hands']:>10} "
-        f"{_share(row['dice_right'], row['dice_frames']):>7}"
+        f"{_share(row['dice_right'], row['dice_frames']):>7} "
+        f"{_share(row['cube_right'], row['cube_frames']):>7}"
     )
 
 
