@@ -8,9 +8,11 @@ a template and reads in Hebrew, Arabic and Czech with no English words left but 
 
 from __future__ import annotations
 
+import ast
 import random
 import re
 from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 from referee_testkit import load_match, match_inputs, match_paths, observe
@@ -42,6 +44,7 @@ from controller.rules.sheshbesh import SheshBeshGame
 from sheshbesh.language import LANGUAGES, translations
 from sheshbesh.phrases import (
     FIRST_STRONG_ISOLATE,
+    PHRASES,
     POP_DIRECTIONAL_ISOLATE,
     find_phrase,
     translate_sentence,
@@ -315,3 +318,66 @@ def test_the_match_clock_speaks_every_language() -> None:
     assert "Ada (White) has run out of time: Boris (Black) wins the match on time" in texts
     assert {"Clock paused", "Clock running", "The match is over"} <= texts
     _check_every_language(texts)
+
+
+#: Where the referee's, the judge's and the rules engine's sentences are written.
+SENTENCE_SOURCES = (
+    "controller/referee/referee.py",
+    "controller/referee/judge.py",
+    "controller/referee/reading.py",
+    "controller/rules/explain.py",
+    "controller/rules/match.py",
+)
+
+
+def _sentence_fragments(path: Path) -> list[tuple[int, str]]:
+    """The literal words of every string and f-string of a source that reads like a sentence (three
+    words or more), leaving out docstrings and the errors it raises (those are for programmers)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Raise):
+            skipped |= {id(inner) for inner in ast.walk(node)}
+        body = getattr(node, "body", None)
+        if (
+            isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef)
+            and body
+            and isinstance(body[0], ast.Expr)
+        ):
+            skipped.add(id(body[0].value))
+        if isinstance(node, ast.JoinedStr):
+            skipped |= {id(inner) for inner in ast.walk(node) if inner is not node}
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            pieces = [node.value]
+        elif isinstance(node, ast.JoinedStr):
+            pieces = [""]
+            for value in node.values:
+                if isinstance(value, ast.Constant):
+                    pieces[-1] += str(value.value)
+                else:
+                    pieces.append("")
+        else:
+            continue
+        longest = max(pieces, key=len).strip(" :;,.()")
+        if len(longest.split()) >= 3:
+            found.append((node.lineno, longest))
+    return found
+
+
+def test_every_sentence_written_in_the_referee_s_sources_has_a_template() -> None:
+    """A new sentence in the referee or the rules engine must come with its template (and so
+    with its translations): its words are looked for among the templates' words."""
+    root = Path(__file__).resolve().parents[2]
+    words = " ".join(f"{p.singular} {p.plural or ''}".lower() for p in PHRASES)
+    checked, missing = 0, []
+    for source in SENTENCE_SOURCES:
+        for line, fragment in _sentence_fragments(root / source):
+            checked += 1
+            if fragment.lower() not in words:
+                missing.append(f"{source}:{line}: {fragment!r}")
+    assert checked > 60
+    assert missing == [], "add these sentences to sheshbesh/phrases.py, then `make messages`"
