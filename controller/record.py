@@ -24,7 +24,7 @@ import os
 import sqlite3
 import threading
 import time as _time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -558,29 +558,40 @@ class Record:
 
 
 class _Checkpointer:
-    """Copies the write-ahead log back into the record file in a thread of its own, so that the
-    referee's appends only ever write and sync the log.
+    """Copies the write-ahead log back into the record file in a thread of its own, at a quiet
+    moment, so that the referee's appends only ever write and sync the log.
 
     Durability is unchanged: an append is on disk once its commit has synced the log
     (``synchronous=FULL``); a checkpoint only moves committed pages into the main file. The
-    checkpoint is PASSIVE (it never waits for, nor blocks, the writer or the readers) and runs
-    right after a commit, when the next event is furthest away (events come seconds apart).
+    checkpoint is PASSIVE (it never waits for, nor blocks, the writer or the readers). It runs
+    once :attr:`EVERY` commits are in the log and no append has come for :attr:`QUIET` seconds
+    (a referee's events come seconds apart), so its writing and syncing of the main file does
+    not share the disk with an append's sync; should appends never pause, it runs anyway once
+    :attr:`AT_MOST` commits wait.
     """
 
     #: Commits between checkpoints: about five pages each, so about SQLite's own default.
     EVERY = 200
+    #: Seconds without an append that make a quiet moment.
+    QUIET = 0.25
+    #: Commits after which a checkpoint runs even with no quiet moment (about 20 MB of log).
+    AT_MOST = 1000
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, clock: Callable[[], float] = _time.monotonic) -> None:
         self._path = path
+        self._clock = clock
         self._pending = 0
+        self._last_commit = 0.0
         self._closed = False
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None  # started by the first checkpoint due
+        self.checkpoints = 0
 
     def committed(self) -> None:
         """One more commit in the log; wakes the checkpointer every :attr:`EVERY` of them."""
         with self._wake:
             self._pending += 1
+            self._last_commit = self._clock()
             if self._pending < self.EVERY or self._closed:
                 return
             if self._thread is None:
@@ -590,6 +601,14 @@ class _Checkpointer:
                 self._thread.start()
             self._wake.notify()
 
+    def _due(self) -> float:
+        """Seconds until a checkpoint is due (0: now); called under the lock."""
+        if self._pending < self.EVERY:
+            return float("inf")
+        if self._pending >= self.AT_MOST:
+            return 0.0
+        return max(0.0, self._last_commit + self.QUIET - self._clock())
+
     def _loop(self) -> None:
         try:
             connection = sqlite3.connect(self._path, isolation_level=None)
@@ -598,14 +617,15 @@ class _Checkpointer:
         try:
             while True:
                 with self._wake:
-                    while not self._closed and self._pending < self.EVERY:
-                        self._wake.wait()
+                    while not self._closed and (wait := self._due()) > 0:
+                        self._wake.wait(None if wait == float("inf") else wait)
                     if self._closed:
                         return
                     self._pending = 0
                 # Busy or I/O trouble: the log simply stays longer, until the next try.
                 with contextlib.suppress(sqlite3.Error):
                     connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    self.checkpoints += 1
         finally:
             connection.close()
 

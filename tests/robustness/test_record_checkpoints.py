@@ -20,6 +20,8 @@ def _count_in_main_file(path: Path, folder: Path) -> int:
     connection = sqlite3.connect(alone)
     try:
         return int(connection.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+    except sqlite3.OperationalError:  # not even the schema has left the log yet
+        return 0
     finally:
         connection.close()
 
@@ -67,3 +69,41 @@ def test_without_the_thread_the_log_keeps_what_a_few_commits_wrote(tmp_path: Pat
         time.sleep(0.2)
         assert _count_in_main_file(path, tmp_path) == 0
         assert len(record.events("m1")) == 5
+
+
+def _poke(checkpointer: _Checkpointer) -> None:
+    """Let the thread look at its (fake) clock again, as a new commit would."""
+    with checkpointer._wake:
+        checkpointer._wake.notify()
+
+
+def test_a_checkpoint_waits_for_a_quiet_moment_unless_too_much_waits(tmp_path: Path) -> None:
+    """With a fake clock: never while appends keep coming, at once when they pause, and anyway
+    once :attr:`_Checkpointer.AT_MOST` commits wait."""
+    path = tmp_path / "r.sqlite"
+    Record(path).close()  # a WAL-mode record to checkpoint
+    now = [100.0]
+    checkpointer = _Checkpointer(str(path), clock=lambda: now[0])
+    try:
+        for _ in range(_Checkpointer.EVERY):
+            checkpointer.committed()
+        time.sleep(0.6)  # the thread is up, and waits: the last commit was "just now"
+        assert checkpointer.checkpoints == 0
+        now[0] += _Checkpointer.QUIET + 0.01  # no append for a while: a quiet moment
+        _poke(checkpointer)
+        deadline = time.monotonic() + 20
+        while checkpointer.checkpoints == 0:
+            assert time.monotonic() < deadline, "no checkpoint in the quiet moment"
+            time.sleep(0.02)
+        # Appends that never pause: none until AT_MOST commits wait, then one anyway.
+        for _ in range(_Checkpointer.AT_MOST - 1):
+            checkpointer.committed()
+        time.sleep(0.6)
+        assert checkpointer.checkpoints == 1
+        checkpointer.committed()
+        deadline = time.monotonic() + 20
+        while checkpointer.checkpoints == 1:
+            assert time.monotonic() < deadline, "no checkpoint after AT_MOST commits"
+            time.sleep(0.02)
+    finally:
+        checkpointer.close()
