@@ -8,19 +8,28 @@ frame, a tray). So the reader
 
 * looks only there (the bar and a margin of the image round the field), in a small top-down view
   where the board around each place is nearly one colour along its length (the bar down its
-  length, the frame along it, a tray down it), and takes the square window that differs most from
-  that board and is not a checker the field reader found;
-* reads the face without assuming a font: the face's ink, cut out and scaled to a standard size,
-  is matched against the digits 2, 4, 8, 16, 32 and 64 drawn in each of OpenCV's Hershey fonts
-  (sans, serif, script, thin and bold), in the four ways a cube can lie. A face that matches no
-  number well (a maker's emblem, as a centred cube often shows in place of 64) reads as 64 when
-  the cube is centred.
+  length, the frame along it, a tray down it), and takes the few windows of a cube's size that
+  differ most from that board (colour, or edges for a cube of the board's own colour): the bar's
+  first, then those round the field. Checkers found on the points are left out; those found on
+  the bar are not, since the checker finder can take a centred cube for one;
+* reads each window's face without assuming a font: the ink is what a local threshold sets
+  apart (dark digits on a light cube, light on a dark one); shapes of a digit's size near the
+  window's middle are matched alone against the whole numbers (one digit, or two run together by
+  a soft focus) and in neighbouring pairs digit by digit, against 2, 4, 8, 16, 32 and 64 drawn in
+  six of OpenCV's Hershey fonts (sans, serif, script; thin and bold), in the four ways a cube can
+  lie. A match counts only as much as the ink stands plainly on an even face, and the best
+  reading wins. When no window shows a number but one in the bar's middle stands out strongly,
+  the cube is taken as centred showing an emblem (as many cubes do in place of 64): 64, middle.
+  (A checker resting in the bar's middle, with the cube elsewhere and unread, reads so too.)
 
-Nothing is learned from the evaluation renders; the thresholds were set on their tuning split.
+Nothing is learned: the digits are drawn at run time; the thresholds were set on the photoreal
+renders' tuning split (the renderer's own font never enters). Not yet called by
+:func:`vision.field_board.read_field`: see the figures in ``benchmarks/bench_field.py``.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Sequence
 from functools import lru_cache
@@ -38,7 +47,7 @@ Floats = npt.NDArray[np.float32]
 
 CUBE_VALUES = (2, 4, 8, 16, 32, 64)
 #: pixels per checker radius in the view the cube is looked for in
-SEARCH_RADIUS = 8.0
+SEARCH_RADIUS = 6.0
 #: pixels per checker radius in the close-up its face is read from
 FACE_RADIUS = 20.0
 #: how far beyond the field the cube is looked for: shares of the field's width and height
@@ -47,6 +56,8 @@ MARGIN = (0.2, 0.2)
 SIDE = 1.3
 #: a window must differ from the board around it this many times the board's own variation
 PRESENCE = 1.5
+#: a face matching its number this well is taken without reading the other places
+SURE = 0.8
 #: a place in the bar's middle standing out this much, showing no number, is a cube's emblem
 EMBLEM = 3.0
 #: the places that stand out most are each read: this many on the bar, as many round the field
@@ -55,6 +66,14 @@ CANDIDATES = 4
 MATCH = 0.6
 #: a centred cube is within this share of the field's height of its middle
 CENTRED = 0.2
+#: the close-up the digits are looked for in reaches this many checker radii from its middle
+REACH = 1.3
+#: the neighbourhood the ink is told apart in (checker radii) and by how much (grey levels)
+INK_BLOCK = 0.45
+INK_CONTRAST = 6
+#: ink standing out from the face round it this many times the face's own variation is fully
+#: trusted as digits; less, its match counts for less
+SETTING = 3.0
 #: size of the normalised glyph picture the face is compared on
 GLYPH = 24
 
@@ -73,15 +92,18 @@ def read_field_cube(
 ) -> CubeReading | None:
     """The cube's face and place (``middle``, ``white``, ``black``), or None when none is seen.
 
-    ``checkers``: the checkers the field reader found, (x, y, radius) in field pixels; they are
-    not taken for the cube. The reading's confidence is how well the face matched its number.
+    ``checkers``: the checkers the field reader found, (x, y, radius) in field pixels; those on
+    the points are not taken for the cube. The confidence is how well the face matched its
+    number (0.5 for an emblem).
     """
     best: tuple[float, int | None, float, float, float] | None = None
     candidates = find_cube(image, field, checkers)
     for x, y, presence in candidates:
-        value, match, fx, fy = read_face_near(image, field, x, y)
+        value, match, fx, fy = read_face(image, field, x, y)
         if best is None or match > best[0]:
             best = (match, value, fx, fy, presence)
+        if value is not None and match >= SURE:
+            break  # the bar's places come first: a plain reading there settles it
     if best is None:
         return None
     match, value, x, y, presence = best
@@ -122,10 +144,13 @@ def _matrix(image: Image, field: Field, scale: float, origin: tuple[float, float
 def _strip_distance(lab: Floats, valid: npt.NDArray[np.bool_], axis: int) -> Floats:
     """Each pixel's Lab distance from the median of its column (axis 0) or row (axis 1): the
     board along a strip is nearly one colour, whatever lies on it stands out."""
-    masked = np.where(valid[..., None], lab, np.nan)
-    with warnings.catch_warnings():  # a column wholly outside the image: no board to compare
-        warnings.simplefilter("ignore", RuntimeWarning)
-        median = np.nanmedian(masked, axis=axis, keepdims=True)
+    if valid.all():  # the usual case, and much the quicker
+        median = np.median(lab, axis=axis, keepdims=True)
+    else:
+        masked = np.where(valid[..., None], lab, np.nan)
+        with warnings.catch_warnings():  # a column wholly outside the image: nothing to compare
+            warnings.simplefilter("ignore", RuntimeWarning)
+            median = np.nanmedian(masked, axis=axis, keepdims=True)
     difference = (lab - median) * np.array([0.7, 1.0, 1.0], np.float32)
     distance = np.sqrt((difference**2).sum(axis=2))
     return np.asarray(np.where(valid, np.nan_to_num(distance), 0.0), np.float32)
@@ -268,51 +293,6 @@ def _digit_match(glyph: Floats, digit: str) -> float:
     return float((_digit_templates()[digit] @ picture.ravel()).max())
 
 
-def face_glyphs(patch: Image) -> list[Floats] | None:
-    """The digits on a close-up of the cube's face: one or two ink shapes (0..1 pictures, in the
-    order they are read, upright), or None when the close-up shows no such ink.
-
-    The ink is what Otsu's threshold sets apart from the face's body, whichever is darker; each
-    glyph is a piece of it of a digit's size that does not reach the close-up's edge."""
-    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-    _level, binary = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    light = binary > 0
-    ink_mask = light if light.mean() < 0.5 else ~light
-    body = grey[~ink_mask].astype(np.float32)
-    ink_level = grey[ink_mask].astype(np.float32)
-    if not body.size or not ink_level.size or abs(float(body.mean() - ink_level.mean())) < 25:
-        return None
-    side = patch.shape[0]
-    count, labels, stats, centres = cv2.connectedComponentsWithStats(
-        ink_mask.astype(np.uint8), connectivity=8
-    )
-    pieces = []
-    for label in range(1, count):
-        x, y, w, h, area = (int(v) for v in stats[label])
-        if x == 0 or y == 0 or x + w >= side or y + h >= side:
-            continue
-        if max(w, h) < 0.22 * side or area < 0.01 * side * side:
-            continue
-        pieces.append(label)
-    if not 1 <= len(pieces) <= 2:
-        return None
-    ink = np.where(ink_mask, np.abs(grey.astype(np.float32) - float(np.median(body))), 0.0)
-    ink = ink / max(float(ink.max()), 1.0)
-    glyphs = [np.asarray(np.where(labels == label, ink, 0.0), np.float32) for label in pieces]
-    if len(pieces) == 1:
-        return glyphs
-    if len(pieces) == 2:
-        (ax, ay), (bx, by) = centres[pieces[0]], centres[pieces[1]]
-        heights = [max(stats[p][2], stats[p][3]) for p in pieces]
-        if max(heights) > 1.6 * min(heights):
-            return None
-        if abs(ax - bx) >= abs(ay - by):
-            glyphs = [glyphs[0], glyphs[1]] if ax < bx else [glyphs[1], glyphs[0]]
-        else:
-            glyphs = [glyphs[0], glyphs[1]] if ay < by else [glyphs[1], glyphs[0]]
-    return glyphs
-
-
 def _read_glyphs(glyphs: Sequence[Floats], pair_vertical: bool) -> tuple[int | None, float]:
     """The number the glyphs spell, trying each way the cube can lie, and the mean match."""
     best: tuple[int | None, float] = (None, -1.0)
@@ -335,70 +315,122 @@ def _read_glyphs(glyphs: Sequence[Floats], pair_vertical: bool) -> tuple[int | N
     return best
 
 
-def _split(glyph: Floats) -> tuple[list[Floats], bool] | None:
-    """One ink shape cut in two across its longer side where the least ink crosses it (the
-    middle third), as two digits touching would be; with whether they lie one above the other."""
-    ys, xs = np.nonzero(glyph > 0)
-    if not len(xs):
-        return None
-    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
-    vertical = (y1 - y0) > (x1 - x0)
-    axis = 1 if vertical else 0
-    profile = glyph[y0:y1, x0:x1].sum(axis=axis)
-    length = len(profile)
-    if length < 6:
-        return None
-    third = length // 3
-    cut = third + int(np.argmin(profile[third : length - third]))
-    first, second = np.zeros_like(glyph), np.zeros_like(glyph)
-    if vertical:
-        first[y0 : y0 + cut, x0:x1] = glyph[y0 : y0 + cut, x0:x1]
-        second[y0 + cut : y1, x0:x1] = glyph[y0 + cut : y1, x0:x1]
-    else:
-        first[y0:y1, x0 : x0 + cut] = glyph[y0:y1, x0 : x0 + cut]
-        second[y0:y1, x0 + cut : x1] = glyph[y0:y1, x0 + cut : x1]
-    return [first, second], bool(vertical)
+@lru_cache(maxsize=1)
+def _number_templates() -> dict[int, Floats]:
+    """Each number drawn whole in each Hershey font, at stroke weights up to those of digits run
+    together by a soft focus, in the four ways a cube can lie: one matrix of pictures per number."""
+    out: dict[int, Floats] = {}
+    for value in CUBE_VALUES:
+        rows = []
+        for font in _HERSHEY:
+            for thickness in (2, 5, 8):
+                canvas = np.zeros((100, 160), np.uint8)
+                cv2.putText(canvas, str(value), (15, 75), font, 1.8, 255, thickness, cv2.LINE_AA)
+                glyph = _normalise(canvas.astype(np.float32) / 255.0)
+                if glyph is not None:
+                    rows += [np.rot90(glyph, turn).ravel() for turn in range(4)]
+        out[value] = np.asarray(np.stack(rows), np.float32)
+    return out
 
 
-def read_face(image: Image, field: Field, x: float, y: float) -> tuple[int | None, float]:
-    """The number on the face of a cube lying at field pixel (x, y), and how well it matched
-    (mean correlation of its digits); None when no number is seen there."""
-    scale = FACE_RADIUS / field.radius
-    half = 0.6 * FACE_RADIUS  # the top face, less its edges
-    side = round(2 * half)
-    matrix = _matrix(image, field, scale, (x - half / scale, y - half / scale))
-    patch = np.asarray(
-        cv2.warpPerspective(image, matrix, (side, side), flags=cv2.INTER_LINEAR), np.uint8
-    )
-    glyphs = face_glyphs(patch)
-    if glyphs is None:
-        return None, 0.0
-    readings = []
-    if len(glyphs) == 2:
-        (ay, ax), (by, bx) = (np.argwhere(g > 0).mean(axis=0) for g in glyphs)
-        readings.append(_read_glyphs(glyphs, abs(ay - by) > abs(ax - bx)))
-    else:
-        readings.append(_read_glyphs(glyphs, False))
-        # two digits run together by a soft focus: split where the ink is thinnest
-        halves = _split(glyphs[0])
-        if halves is not None:
-            readings.append(_read_glyphs(halves[0], halves[1]))
-    value, match = max(readings, key=lambda reading: reading[1])
-    if value is None or match < MATCH:
-        return None, match
-    return value, match
+def _read_whole(ink: Floats) -> tuple[int | None, float]:
+    """The number one ink shape shows (a digit, or two run together), and how well it matched."""
+    picture = _normalise(ink)
+    if picture is None:
+        return None, -1.0
+    best: tuple[int | None, float] = (None, -1.0)
+    for value, templates in _number_templates().items():
+        match = float((templates @ picture.ravel()).max())
+        if match > best[1]:
+            best = (value, match)
+    return best
 
 
-def read_face_near(
+def _shape(labels: npt.NDArray[np.int32], label: int, ink: Floats) -> Floats:
+    """One ink shape of a close-up as a 0..1 picture."""
+    glyph = np.where(labels == label, ink, 0.0)
+    return np.asarray(glyph / max(float(glyph.max()), 1.0), np.float32)
+
+
+def _setting(grey: Image, labels: npt.NDArray[np.int32], pieces: tuple[int, ...]) -> float:
+    """How plainly ink shapes sit on one even colour: the difference between the shapes and a
+    band round them, over the band's own variation (digits on a cube's face stand out plainly;
+    a board's grain, a checker's rim or a shadow's edge do not)."""
+    shape = np.isin(labels, pieces).astype(np.uint8)
+    reach = max(2, round(0.25 * FACE_RADIUS))
+    near = cv2.dilate(shape, np.ones((3, 3), np.uint8))
+    band = (cv2.dilate(shape, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)) > 0) & (near == 0)
+    if not band.any():
+        return 0.0
+    around = grey[band].astype(np.float32)
+    inside = grey[shape > 0].astype(np.float32)
+    return abs(float(inside.mean()) - float(around.mean())) / (float(around.std()) + 2.0)
+
+
+def read_face(
     image: Image, field: Field, x: float, y: float
 ) -> tuple[int | None, float, float, float]:
-    """:func:`read_face` around field pixel (x, y), a quarter of a checker's radius either way
-    (the place found is the cube with its shadow): the number, its match and where it matched."""
+    """The number on a cube lying about field pixel (x, y): its value (None when no number is
+    seen), how well it matched (correlation), and where its digits lie (field pixels).
+
+    In a close-up round (x, y), the ink is what stands apart from its neighbourhood (a local
+    threshold, dark digits on a light cube and light digits on a dark one); the shapes of a
+    digit's size near the middle are read alone (one digit, or two run together) and in
+    neighbouring pairs (two digits), and the best reading wins.
+    """
+    scale = FACE_RADIUS / field.radius
+    half = REACH * FACE_RADIUS
+    side = round(2 * half)
+    matrix = _matrix(image, field, scale, (x - half / scale, y - half / scale))
+    patch = cv2.warpPerspective(image, matrix, (side, side), flags=cv2.INTER_LINEAR)
+    grey = np.asarray(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), np.uint8)
+    block = 2 * round(INK_BLOCK * FACE_RADIUS) + 1
+    ink = np.abs(grey.astype(np.float32) - cv2.blur(grey.astype(np.float32), (block, block)))
     best: tuple[int | None, float, float, float] = (None, -1.0, x, y)
-    step = 0.25 * field.radius
-    for dy in (-step, 0.0, step):
-        for dx in (-step, 0.0, step):
-            value, match = read_face(image, field, x + dx, y + dy)
+    for polarity, offset in (
+        (cv2.THRESH_BINARY_INV, INK_CONTRAST),
+        (cv2.THRESH_BINARY, -INK_CONTRAST),
+    ):
+        mask = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, polarity, block, offset)
+        count, found, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        labels = np.asarray(found, np.int32)
+        shapes = []
+        for label in range(1, count):
+            left, top, width, height, _area = (int(v) for v in stats[label])
+            size = max(width, height)
+            if not (0.3 * FACE_RADIUS <= size <= 1.05 * FACE_RADIUS):
+                continue
+            if min(width, height) < 0.1 * FACE_RADIUS:
+                continue
+            if left == 0 or top == 0 or left + width >= side or top + height >= side:
+                continue  # runs out of the close-up: an edge, not a digit
+            shapes.append((label, float(centres[label][0]), float(centres[label][1]), size))
+
+        readings: list[tuple[int | None, float, float, float, float]] = []
+        for index, (label, cx, cy, size) in enumerate(shapes):
+            if math.hypot(cx - half, cy - half) <= 0.9 * FACE_RADIUS:
+                setting = _setting(grey, labels, (label,))
+                readings.append((*_read_whole(_shape(labels, label, ink)), cx, cy, setting))
+            for other, ox, oy, other_size in shapes[index + 1 :]:
+                if max(size, other_size) > 1.5 * min(size, other_size):
+                    continue
+                if math.hypot(cx - ox, cy - oy) > 1.1 * max(size, other_size):
+                    continue
+                mx, my = (cx + ox) / 2, (cy + oy) / 2
+                if math.hypot(mx - half, my - half) > 0.9 * FACE_RADIUS:
+                    continue
+                vertical = abs(cy - oy) > abs(cx - ox)
+                first_is_label = (cy < oy) if vertical else (cx < ox)
+                pair = [_shape(labels, label, ink), _shape(labels, other, ink)]
+                if not first_is_label:
+                    pair.reverse()
+                setting = _setting(grey, labels, (label, other))
+                readings.append((*_read_glyphs(pair, vertical), mx, my, setting))
+        for value, shape_match, cx, cy, setting in readings:
+            # a digit is ink on a plain face: how well it stands out from what is round it
+            match = shape_match * min(1.0, setting / SETTING)
             if match > best[1]:
-                best = (value, match, x + dx, y + dy)
+                best = (value, match, x + (cx - half) / scale, y + (cy - half) / scale)
+    if best[0] is None or best[1] < MATCH:
+        return (None, *best[1:])
     return best

@@ -45,8 +45,14 @@ def _board(field: Field) -> Image:
     return image
 
 
-def _draw_cube(image: Image, field: Field, x: float, y: float, value: int) -> None:
-    """A light cube with dark digits at field pixel (x, y), drawn in a Hershey font."""
+#: fonts the reader's digits are NOT drawn in (it draws six other Hershey faces, upright)
+UNSEEN_FONTS = (cv2.FONT_HERSHEY_SCRIPT_COMPLEX, cv2.FONT_HERSHEY_SIMPLEX | cv2.FONT_ITALIC)
+
+
+def _draw_cube(
+    image: Image, field: Field, x: float, y: float, value: int, font: int = UNSEEN_FONTS[0]
+) -> None:
+    """A light cube with dark digits at field pixel (x, y)."""
     ox, oy = field.corners[0]
     side = round(1.3 * field.radius)
     cx, cy = round(ox + x), round(oy + y)
@@ -59,12 +65,12 @@ def _draw_cube(image: Image, field: Field, x: float, y: float, value: int) -> No
     )
     text = str(value)
     scale = 0.55 if value < 10 else 0.42
-    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 1)
+    (tw, th), _ = cv2.getTextSize(text, font, scale, 1)
     cv2.putText(
         image,
         text,
         (cx - tw // 2, cy + th // 2),
-        cv2.FONT_HERSHEY_DUPLEX,
+        font,
         scale,
         (20, 20, 20),
         1,
@@ -105,12 +111,13 @@ def test_a_cube_on_the_bar_is_found_where_it_lies(y: float, place: str) -> None:
     assert reading is not None and reading.place == place
 
 
+@pytest.mark.parametrize("font", UNSEEN_FONTS)
 @pytest.mark.parametrize("value", [2, 4, 8, 16, 32, 64])
-def test_each_face_reads_its_number(value: int) -> None:
+def test_each_face_reads_its_number_in_a_font_the_reader_never_drew(value: int, font: int) -> None:
     field = _flat_field()
     image = _board(field)
     x, y = sum(field.bar) / 2, 280.0
-    _draw_cube(image, field, x, y, value)
+    _draw_cube(image, field, x, y, value, font)
     assert read_face(image, field, x, y)[0] == value
 
 
@@ -128,10 +135,30 @@ def test_a_face_read_upside_down_still_reads() -> None:
     assert read_face(image, field, x, y)[0] == 16
 
 
+def test_a_dark_cube_on_the_frame_beyond_the_field_is_the_owners() -> None:
+    """Light digits on a dark cube, resting on the frame below the field (White's side)."""
+    field = _flat_field()
+    image = _board(field)
+    x, y = 520.0, field.height + 45.0
+    (ox, oy), side = field.corners[0], round(1.3 * field.radius)
+    cx, cy = round(ox + x), round(oy + y)
+    cv2.rectangle(
+        image, (cx - side // 2, cy - side // 2), (cx + side // 2, cy + side // 2), (25, 25, 25), -1
+    )
+    font = UNSEEN_FONTS[1]
+    (tw, th), _ = cv2.getTextSize("32", font, 0.42, 1)
+    cv2.putText(
+        image, "32", (cx - tw // 2, cy + th // 2), font, 0.42, (120, 200, 230), 1, cv2.LINE_AA
+    )
+    reading = read_field_cube(image, field)
+    assert reading is not None
+    assert (reading.value, reading.place) == (32, "white")
+
+
 @pytest.mark.slow
 def test_photoreal_cube_floor() -> None:
     """Face and place right (or none where there is none) on the committed photoreal set's frames
-    without a hand; measured 2026-12-01 (see the README's table): a floor under it."""
+    without a hand, both splits (``benchmarks/bench_field.py`` shows them per family)."""
     from vision.field_board import calibrate_field, read_field
     from vision.images import load_image
 
@@ -163,5 +190,5 @@ def test_photoreal_cube_floor() -> None:
     assert right / frames >= FLOOR
 
 
-#: the share measured on the photoreal set, less a little
-FLOOR = 0.0
+#: the share measured on the photoreal set (28 of 43 frames, 65.1%, 2026-12-01), less a little
+FLOOR = 0.6
