@@ -162,8 +162,28 @@ def calibrate_field(
     (corners that make no sense, fewer than two checker sets on the field).
     """
     image = check_image(image)
-    settings = settings or RingSettings()
-    geometry = _fit_shape(image, locate_field(image, corners), settings)
+    field = locate_field(image, corners)
+    if settings is not None:
+        return _calibrate(image, field, swap, settings)
+    # a frame whose checkers all stand in tall stacks, or lie in a lamp's glare, shows few clear
+    # rims: the sets are looked for again among fainter ones before the frame is refused
+    first: CalibrationError | None = None
+    for present, clear in RELAXED:
+        try:
+            return _calibrate(image, field, swap, RingSettings(present=present, clear=clear))
+        except CalibrationError as error:
+            first = first or error
+    assert first is not None
+    raise first
+
+
+#: the ring scores (present, clear) under which calibration looks for the two checker sets, in
+#: turn: the reader's own, then fainter
+RELAXED = ((RingSettings().present, RingSettings().clear), (0.6, 0.75), (0.5, 0.65))
+
+
+def _calibrate(image: Image, field: Field, swap: bool, settings: RingSettings) -> FieldCalibration:
+    geometry = _fit_shape(image, field, settings)
     top = geometry.rectify(image)
     pitch = _measure_pitch(top, geometry, find_checkers(top, geometry, settings), settings.present)
     geometry = replace(geometry, pitch=pitch)
@@ -417,7 +437,9 @@ def read_field(
     top = calibration.field.rectify(image)
     evidence = find_checkers(top, calibration.field, settings, _voucher(top, calibration))
     observation = _observation(evidence, calibration, settings, frame=frame, time=time)
-    observation = replace(observation, dice=field_dice(top, calibration.field, evidence))
+    observation = replace(
+        observation, dice=field_dice(top, calibration.field, evidence, calibration.empty)
+    )
     if calibration.empty is not None:
         foreign = foreign_area(
             top,
@@ -434,16 +456,141 @@ def read_field(
     return observation
 
 
-def field_dice(top: Image, geometry: Field, evidence: FieldEvidence) -> tuple[DieReading, ...]:
-    """The dice on the field (away from the checkers), boxes in camera pixels, each with the half
-    of the board (``left`` or ``right`` of the bar, from White's seat) it lies in."""
-    mask = np.full(top.shape[:2], 255, np.uint8)
-    for c in _all_checkers(evidence):
+def field_dice(
+    top: Image, geometry: Field, evidence: FieldEvidence, empty: EmptyBoard | None = None
+) -> tuple[DieReading, ...]:
+    """The dice lying flat on the field, boxes in camera pixels, each with the half of the board
+    (``left`` or ``right`` of the bar, from White's seat) it lies in.
+
+    Pips are looked for away from the checkers and off the bar (a die there is no roll: it is
+    thrown again; the cube rests there, its digits pip-like), over the whole field and, with the
+    empty board known (``empty``, from calibration), once more around each die-sized patch that
+    differs from the bare board (a die's body) where no die was read yet, in a region of its own
+    (so its pips are measured against that die's face alone). Of the faces so found only these
+    are dice:
+
+    - of a die's size: a die is a little under half a checker across (16 mm beside 36-40 mm);
+      a speck taken for a one's pip is far smaller than a one's pip;
+    - not over a checker's rim: a flat die's middle lies half its side from any checker it
+      touches (closer, the "face" is a checker's edge or a die leaning on one);
+    - on something that is not the bare board: pips read in the grain of wood, the weave of felt
+      or a printed word have the board itself around them.
+
+    A roll is two dice: when more faces remain, the two that stand out most from the board are
+    kept (the others are the board's own marks that came closest to passing for dice).
+    """
+    radius = geometry.radius
+    side = 0.9 * radius  # a die's side, field pixels
+    # a face's side as the pip reader judges it, in die sides (a one's is judged from its pip)
+    sizes = (0.68, 1.5)
+    least_rim = 0.2 * radius
+    # Lab distance (lightness counted half) from the bare board: the least a die's body may
+    # have, in median; and what marks a pixel as part of something on the board
+    least_contrast = 8.0
+    height, width = top.shape[:2]
+    checkers = _all_checkers(evidence)
+    mask = np.full((height, width), 255, np.uint8)
+    for c in checkers:
         cv2.circle(mask, (round(c.x), round(c.y)), round(c.radius * 1.08), 0, -1)
+    mask[:, max(0, math.floor(geometry.bar[0])) : math.ceil(geometry.bar[1]) + 1] = 0
+    contrast: npt.NDArray[np.float32] | None = None
+    strips = _column_strips(top, geometry)
+    if empty is not None and strips.shape == empty.columns.shape:
+        model = _relit(strips, empty.columns, _checker_cells(geometry, checkers, 1.1))
+        board = np.zeros((height, width, 3), np.float32)
+        edges = [geometry.column(f"p{13 + i}")[:2] for i in range(12)] + [geometry.bar]
+        for index, (left, right) in enumerate(edges):
+            x0 = max(0, round(left))
+            x1 = min(width, max(round(right), round(left) + 1))
+            board[:, x0:x1] = cv2.resize(
+                model[index].astype(np.float32), (x1 - x0, height), interpolation=cv2.INTER_LINEAR
+            )
+        lab = cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float32)
+        # _distance's measure, in OpenCV's calls (three times as fast on a whole field)
+        difference = cv2.subtract(lab, board)
+        squares = cv2.transform(
+            cv2.multiply(difference, difference), np.array([[0.25, 1.0, 1.0]], np.float32)
+        )
+        contrast = np.asarray(cv2.blur(cv2.sqrt(squares), (3, 3)), np.float32)
+
+    def judged(die: DieReading) -> float | None:
+        """How far the die's body stands out from the bare board (inf when the board is not
+        known), or None when the face is no die's."""
+        x, y, w, h = die.box
+        cx, cy = x + w / 2, y + h / 2
+        if not sizes[0] <= w / side <= sizes[1]:
+            return None
+        rim = min((math.hypot(c.x - cx, c.y - cy) - c.radius for c in checkers), default=math.inf)
+        if rim < least_rim:
+            return None
+        if contrast is None:
+            return math.inf
+        x0, y0 = max(0, round(cx - side / 2)), max(0, round(cy - side / 2))
+        patch = contrast[y0 : round(cy + side / 2), x0 : round(cx + side / 2)]
+        standing = float(np.median(patch)) if patch.size else 0.0
+        return standing if standing >= least_contrast else None
+
+    def middle(die: DieReading) -> tuple[int, int]:
+        x, y, w, h = die.box
+        return min(height - 1, round(y + h / 2)), min(width - 1, round(x + w / 2))
+
+    # (read in a body's own region, standing out, reading)
+    found: list[tuple[bool, float, DieReading]] = []
+    somewhere = mask
+    if contrast is not None:  # pips only where something lies on the board (or its rim)
+        reach = max(3, round(0.3 * radius) | 1)
+        near = cv2.dilate(
+            (contrast >= least_contrast).astype(np.uint8),
+            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)),
+        )
+        somewhere = np.where(near > 0, mask, 0).astype(np.uint8)
+    for die in read_dice(top, mask=somewhere, die_side=side):
+        standing = judged(die)
+        if standing is not None:
+            found.append((False, standing, die))
+    if contrast is not None and empty is not None:
+        body_contrast = max(14.0, 1.2 * empty.level)
+        reach = max(3, round(0.3 * radius) | 1)  # thinner than this: a point's edge, a letter
+        bodies = np.asarray(
+            cv2.morphologyEx(
+                ((contrast > body_contrast) & (mask > 0)).astype(np.uint8),
+                cv2.MORPH_OPEN,
+                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)),
+            ),
+            np.uint8,
+        )
+        count, labels, stats, centres = cv2.connectedComponentsWithStats(bodies)
+        read = {int(labels[middle(die)]) for _b, _s, die in found}
+        for label in range(1, count):
+            _x, _y, w, h, area = (int(v) for v in stats[label])
+            # a die with its shadow, or two touching, and no more
+            if not 0.3 * radius**2 <= area <= 5 * radius**2 or max(w, h) > 3 * radius:
+                continue
+            if label in read:
+                continue
+            cx, cy = centres[label]
+            x0, y0 = max(0, round(cx - radius)), max(0, round(cy - radius))
+            x1, y1 = min(width, round(cx + radius)), min(height, round(cy + radius))
+            if x1 - x0 < 8 or y1 - y0 < 8:
+                continue
+            for die in read_dice(top, region=(x0, y0, x1 - x0, y1 - y0), mask=mask, die_side=side):
+                standing = judged(die)
+                if standing is not None and labels[middle(die)] == label:
+                    found.append((True, standing, die))
+    # one reading per place: a body's own first, then the one standing out most
+    found.sort(key=lambda item: (not item[0], -item[1], -item[2].confidence))
+    placed: list[tuple[float, DieReading]] = []
+    for _from_body, standing, die in found:
+        y, x = middle(die)
+        if all(
+            math.hypot(x - o[1], y - o[0]) >= 0.6 * radius
+            for o in map(middle, (d for _s, d in placed))
+        ):
+            placed.append((standing, die))
+    placed.sort(key=lambda item: (-item[0], -item[1].confidence))
     readings = []
     bar_middle = (geometry.bar[0] + geometry.bar[1]) / 2
-    # a die is a little under half a checker across (16 mm beside 36-40 mm)
-    for die in read_dice(top, mask=mask, die_side=0.9 * geometry.radius):
+    for _standing, die in placed[:2]:
         x, y, w, h = die.box
         corners = np.array([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], np.float64)
         seen = geometry.to_camera(corners)
@@ -451,7 +598,7 @@ def field_dice(top: Image, geometry: Field, evidence: FieldEvidence) -> tuple[Di
         box = (int(x0), int(y0), math.ceil(x1 - x0), math.ceil(y1 - y0))
         half = "left" if x + w / 2 < bar_middle else "right"
         readings.append(replace(die, box=box, half=half))
-    return tuple(readings)
+    return tuple(sorted(readings, key=lambda d: (d.box[0], d.box[1])))
 
 
 def _voucher(top: Image, calibration: FieldCalibration) -> Callable[[float, float, float], bool]:
