@@ -317,15 +317,25 @@ def _groups(blobs: list[Blob], lightness: Levels, config: DiceConfig) -> list[li
     return list(groups.values())
 
 
+#: more look-alike pips linked together than three touching sixes show are a pattern (wood grain,
+#: the weave of felt, a print), not dice; cutting them into faces would cost more than all else
+LARGEST_GROUP = 18
+
+
 # --- canonical layouts -------------------------------------------------------------------------
+
+
+def _norm(vector: npt.NDArray[np.float64]) -> float:
+    """The length of a 2-vector (``np.linalg.norm``'s cost dominates the layout search otherwise)."""
+    return math.hypot(float(vector[0]), float(vector[1]))
 
 
 def _line_misfit(
     a: npt.NDArray[np.float64], m: npt.NDArray[np.float64], c: npt.NDArray[np.float64]
 ) -> float:
     """How far ``m`` lies from the middle of ``a`` and ``c`` (share of their distance)."""
-    length = float(np.linalg.norm(c - a))
-    return float(np.linalg.norm(m - (a + c) / 2)) / length if length > 0 else 9.0
+    length = _norm(c - a)
+    return _norm(m - (a + c) / 2) / length if length > 0 else 9.0
 
 
 def _parallelogram(points: npt.NDArray[np.float64]) -> tuple[float, npt.NDArray[np.float64]]:
@@ -336,10 +346,10 @@ def _parallelogram(points: npt.NDArray[np.float64]) -> tuple[float, npt.NDArray[
         # the diagonals: (first, second) and the other two
         a, c = points[first], points[second]
         b, d = points[rest[0]], points[rest[1]]
-        length = max(float(np.linalg.norm(c - a)), float(np.linalg.norm(d - b)))
+        length = max(_norm(c - a), _norm(d - b))
         if length <= 0:
             continue
-        misfit = float(np.linalg.norm((a + c) - (b + d))) / (2 * length)
+        misfit = _norm((a + c) - (b + d)) / (2 * length)
         if misfit < best:
             best, order = misfit, np.array([a, b, c, d])
     return best, order
@@ -348,7 +358,7 @@ def _parallelogram(points: npt.NDArray[np.float64]) -> tuple[float, npt.NDArray[
 def _squareness(corners: npt.NDArray[np.float64]) -> float:
     """How far a parallelogram (in a face's own frame) is from a square: 0 for a square."""
     u, v = corners[1] - corners[0], corners[3] - corners[0]
-    lu, lv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+    lu, lv = _norm(u), _norm(v)
     if lu <= 0 or lv <= 0:
         return 9.0
     sine = abs(float(u[0] * v[1] - u[1] * v[0])) / (lu * lv)
@@ -380,8 +390,8 @@ def layout_misfit(points: npt.NDArray[np.float64]) -> float:
             rest = np.delete(points, centre, axis=0)
             misfit, corners = _parallelogram(rest)
             middle = corners.mean(axis=0)
-            size = float(np.linalg.norm(corners[2] - corners[0]))
-            off = float(np.linalg.norm(points[centre] - middle)) / size if size > 0 else 9.0
+            size = _norm(corners[2] - corners[0])
+            off = _norm(points[centre] - middle) / size if size > 0 else 9.0
             best = min(best, misfit + off + _squareness(corners))
         return best
     if n == 6:
@@ -399,13 +409,13 @@ def layout_misfit(points: npt.NDArray[np.float64]) -> float:
                 fits.append((fit, p[ends[0]], p[mid], p[ends[1]]))
             (f1, a1, m1, c1), (f2, a2, m2, c2) = fits
             # the rows run side by side: their ends pair up into a parallelogram
-            straight = np.linalg.norm(a1 - a2) + np.linalg.norm(c1 - c2)
-            if straight > np.linalg.norm(a1 - c2) + np.linalg.norm(c1 - a2):
+            straight = _norm(a1 - a2) + _norm(c1 - c2)
+            if straight > _norm(a1 - c2) + _norm(c1 - a2):
                 a2, c2 = c2, a2
             quad, corners = _parallelogram(np.array([a1, c1, c2, a2]))
-            across = float(np.linalg.norm((m2 - m1) - 0.5 * ((a2 - a1) + (c2 - c1))))
-            along = float(np.linalg.norm(c1 - a1))
-            apart = float(np.linalg.norm(m2 - m1))
+            across = _norm((m2 - m1) - 0.5 * ((a2 - a1) + (c2 - c1)))
+            along = _norm(c1 - a1)
+            apart = _norm(m2 - m1)
             if along <= 0:
                 continue
             # a row's length and the rows' distance: equal on a die (pips at thirds both ways)
@@ -668,6 +678,7 @@ def _read_work(
     found_faces = [
         face
         for group in _groups(blobs, lightness, config)
+        if len(group) <= LARGEST_GROUP
         for face in _faces(group, lightness)
         if sides[0] <= face.side() <= sides[1]
     ]

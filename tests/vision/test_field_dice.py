@@ -1,0 +1,211 @@
+"""Dice on the field path (``vision.field_board.field_dice``): what is and is not a die on a board.
+
+A committed photoreal render (its dice labelled) is calibrated on itself and read; copies of one of
+its dice are then pasted elsewhere on the rectified field to check the rules the reader follows (a
+die on the bar is no roll; a roll is two dice). The slow test holds the reader to floors on the whole
+photoreal set, its tuning styles and its held-out styles apart.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from sheshbesh.observation import DieReading
+from vision.dice import read_dice
+from vision.errors import VisionError
+from vision.field import Field
+from vision.field_board import (
+    FieldCalibration,
+    _all_checkers,
+    _voucher,
+    calibrate_field,
+    field_dice,
+    read_field,
+)
+from vision.field_reader import FieldEvidence, RingSettings, find_checkers
+from vision.images import Image, load_image
+
+PHOTOREAL = Path(__file__).resolve().parents[1] / "data" / "photoreal"
+#: a tuning-style render whose two dice (a 1 and a 4) the reader reads
+SAMPLE = "tournament-felt-000013"
+
+
+@dataclass
+class Board:
+    calibration: FieldCalibration
+    top: Image
+    evidence: FieldEvidence
+    labels: dict[str, object]
+
+    @property
+    def field(self) -> Field:
+        return self.calibration.field
+
+    def dice(self, top: Image | None = None, *, empty: bool = True) -> tuple[DieReading, ...]:
+        return field_dice(
+            self.top if top is None else top,
+            self.field,
+            self.evidence,
+            self.calibration.empty if empty else None,
+        )
+
+    def centre(self, die: DieReading) -> tuple[float, float]:
+        """A die's middle in field pixels (its box is in camera pixels)."""
+        x, y, w, h = die.box
+        point = np.array([[[x + w / 2, y + h / 2]]], np.float32)
+        fx, fy = cv2.perspectiveTransform(point, self.field.homography())[0, 0]
+        return float(fx), float(fy)
+
+
+@pytest.fixture(scope="module")
+def board() -> Board:
+    labels = json.loads((PHOTOREAL / f"{SAMPLE}.json").read_text())
+    image = load_image(PHOTOREAL / labels["image"])
+    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    top = calibration.field.rectify(image)
+    evidence = find_checkers(top, calibration.field, RingSettings(), _voucher(top, calibration))
+    return Board(calibration, top, evidence, labels)
+
+
+def _paste(top: Image, patch: Image, x: float, y: float) -> Image:
+    out = top.copy()
+    half = patch.shape[0] // 2
+    out[round(y) - half : round(y) + half, round(x) - half : round(x) + half] = patch
+    return out
+
+
+def _die_patch(board: Board, pips: int) -> Image:
+    """The square of the field around the read die with ``pips``, the die and a rim of board."""
+    (die,) = [d for d in board.dice() if d.pips == pips]
+    x, y = board.centre(die)
+    half = round(0.9 * board.field.radius)
+    return board.top[round(y) - half : round(y) + half, round(x) - half : round(x) + half].copy()
+
+
+def _free_places(board: Board, count: int) -> list[tuple[float, float]]:
+    """Places on the bare board, off the bar, away from every checker and die."""
+    field, r = board.field, board.field.radius
+    checkers = _all_checkers(board.evidence)
+    dice = [board.centre(d) for d in board.dice()]
+    places: list[tuple[float, float]] = []
+    for y in np.arange(2 * r, field.height - 2 * r, r):
+        for x in np.arange(2 * r, field.width - 2 * r, r):
+            if field.bar[0] - 2 * r < x < field.bar[1] + 2 * r:
+                continue
+            taken = [*((c.x, c.y, c.radius + 2 * r) for c in checkers)]
+            taken += [(px, py, 3 * r) for px, py in [*dice, *places]]
+            if all(np.hypot(x - px, y - py) >= reach for px, py, reach in taken):
+                places.append((float(x), float(y)))
+            if len(places) == count:
+                return places
+    raise AssertionError("the sample has too little bare board")
+
+
+def test_the_sample_dice_are_read_in_their_places(board: Board) -> None:
+    dice = board.dice()
+    assert sorted(d.pips for d in dice) == [1, 4]
+    bar_middle = sum(board.field.bar) / 2
+    for die in dice:
+        # the labelled box (camera pixels) of the same die holds the reading's middle
+        x, y, w, h = die.box
+        assert any(
+            bx <= x + w / 2 <= bx + bw and by <= y + h / 2 <= by + bh and d["pips"] == die.pips
+            for d in board.labels["dice"]  # type: ignore[attr-defined]
+            for bx, by, bw, bh in [d["box"]]
+        )
+        assert die.half == ("left" if board.centre(die)[0] < bar_middle else "right")
+        assert not die.cocked
+
+
+def test_without_an_empty_board_the_dice_are_still_read(board: Board) -> None:
+    assert sorted(d.pips for d in board.dice(empty=False)) == [1, 4]
+
+
+def test_a_die_on_the_bar_is_no_roll(board: Board) -> None:
+    field = board.field
+    patch = _die_patch(board, 4)
+    # the 4 moved from its place (bare board pasted over it) onto the bar
+    (four,) = [d for d in board.dice() if d.pips == 4]
+    ((bare_x, bare_y),) = _free_places(board, 1)
+    half = patch.shape[0] // 2
+    bare = board.top[
+        round(bare_y) - half : round(bare_y) + half, round(bare_x) - half : round(bare_x) + half
+    ]
+    top = _paste(board.top, bare, *board.centre(four))
+    x, y = sum(field.bar) / 2, field.height / 2
+    top = _paste(top, patch, x, y)
+    r = round(field.radius)
+    region = (round(x) - 2 * r, round(y) - 2 * r, 4 * r, 4 * r)
+    # the die is plain to read there ...
+    assert [d.pips for d in read_dice(top, region=region, die_side=0.9 * field.radius)] == [4]
+    # ... and not a die of the roll
+    assert [d.pips for d in board.dice(top)] == [1]
+
+
+def test_a_roll_is_two_dice(board: Board) -> None:
+    patch = _die_patch(board, 4)
+    top = board.top
+    r = round(board.field.radius)
+    for x, y in _free_places(board, 2):
+        top = _paste(top, patch, x, y)
+        region = (round(x) - 2 * r, round(y) - 2 * r, 4 * r, 4 * r)
+        assert [d.pips for d in read_dice(top, region=region, die_side=0.9 * r)] == [4]
+    assert len(board.dice(top)) == 2
+
+
+# --- the photoreal set ----------------------------------------------------------------------
+
+
+def _score(split: str) -> tuple[int, int, int, int, int]:
+    """(frames, frames read exactly, flat dice, flat dice read, extra flat dice) of a split."""
+    frames = exact = wanted_total = right = extra = 0
+    for path in sorted(PHOTOREAL.glob("*.json")):
+        labels = json.loads(path.read_text())
+        if (
+            "field_corners" not in labels
+            or labels.get("split") != split
+            or labels.get("occluded")
+            or "dice" not in labels
+        ):
+            continue
+        image = load_image(PHOTOREAL / labels["image"])
+        try:
+            calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+        except VisionError:
+            continue  # calibration's own figure, not the dice reader's
+        observation = read_field(image, calibration)
+        wanted = Counter(d["pips"] for d in labels["dice"] if not d["cocked"])
+        read = Counter(d.pips for d in observation.dice if not d.cocked)
+        frames += 1
+        exact += read == wanted
+        wanted_total += sum(wanted.values())
+        right += sum((read & wanted).values())
+        extra += sum((read - wanted).values())
+    return frames, exact, wanted_total, right, extra
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("split", "frames_floor", "dice_floor", "most_extra"),
+    [
+        # measured: 13/21 frames exact, 28/37 flat dice, 7 extra
+        ("tune", 0.55, 0.7, 10),
+        # styles never tuned on; measured: 10/25 frames exact, 20/35 flat dice, 12 extra
+        ("heldout", 0.32, 0.5, 16),
+    ],
+)
+def test_photoreal_dice_floors(
+    split: str, frames_floor: float, dice_floor: float, most_extra: int
+) -> None:
+    frames, exact, wanted, right, extra = _score(split)
+    assert frames >= 15 and wanted >= 25, "the photoreal set lost its labelled dice frames"
+    assert exact / frames >= frames_floor, f"{exact}/{frames} frames' dice read exactly"
+    assert right / wanted >= dice_floor, f"{right}/{wanted} flat dice read"
+    assert extra <= most_extra, f"{extra} dice read that are not there"
