@@ -539,10 +539,10 @@ def field_dice(
     somewhere = mask
     if contrast is not None:  # pips only where something lies on the board (or its rim)
         reach = max(3, round(0.3 * radius) | 1)
-        near = cv2.dilate(
-            (contrast >= least_contrast).astype(np.uint8),
-            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)),
-        )
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+        # opened first: a point's edge a pixel off, a speck of grain is not a die's body
+        near = cv2.morphologyEx((contrast >= least_contrast).astype(np.uint8), cv2.MORPH_OPEN, disc)
+        near = cv2.dilate(near, disc)
         somewhere = np.where(near > 0, mask, 0).astype(np.uint8)
     for die in read_dice(top, mask=somewhere, die_side=side):
         standing = judged(die)
@@ -563,8 +563,11 @@ def field_dice(
         read = {int(labels[middle(die)]) for _b, _s, die in found}
         for label in range(1, count):
             _x, _y, w, h, area = (int(v) for v in stats[label])
-            # a die with its shadow, or two touching, and no more
+            # a die with its shadow, or two touching, and no more; a compact patch (a checker's
+            # shadow is a thin crescent, the light along a point's edge a streak)
             if not 0.3 * radius**2 <= area <= 5 * radius**2 or max(w, h) > 3 * radius:
+                continue
+            if area < 0.45 * w * h or max(w, h) > 2.5 * min(w, h):
                 continue
             if label in read:
                 continue
