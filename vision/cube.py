@@ -49,21 +49,29 @@ CUBE_VALUES = (2, 4, 8, 16, 32, 64)
 #: pixels per checker radius in the view the cube is looked for in
 SEARCH_RADIUS = 6.0
 #: pixels per checker radius in the close-up its face is read from
-FACE_RADIUS = 20.0
+FACE_RADIUS = 34.0
 #: how far beyond the field the cube is looked for: shares of the field's width and height
 MARGIN = (0.2, 0.2)
 #: the cube's side, in checker radii (a cube is 0.55 to 0.75 of a checker across)
 SIDE = 1.3
+#: a cube of the board's own colour shows by its edges: their strength (grey levels per pixel,
+#: after softening by this many pixels) counts this much as colour difference
+EDGE_WEIGHT = 0.25
+EDGE_BLUR = 0.0
+#: the board's own variation along a strip: this percentile of its differences, plus this much
+NOISE = (50.0, 6.0)
 #: a window must differ from the board around it this many times the board's own variation
 PRESENCE = 1.5
 #: a face matching its number this well is taken without reading the other places
 SURE = 0.8
 #: a place in the bar's middle standing out this much, showing no number, is a cube's emblem
-EMBLEM = 3.0
+EMBLEM = 2.0
 #: the places that stand out most are each read: this many on the bar, as many round the field
 CANDIDATES = 4
 #: ink matching a number this well (normalised correlation) is read as that number
 MATCH = 0.6
+#: the centred cube is looked for this many checker radii up and down from the bar's middle
+CENTRED_REACH = 1.0
 #: a centred cube is within this share of the field's height of its middle
 CENTRED = 0.2
 #: the close-up the digits are looked for in reaches this many checker radii from its middle
@@ -71,6 +79,7 @@ REACH = 1.3
 #: the neighbourhood the ink is told apart in (checker radii) and by how much (grey levels)
 INK_BLOCK = 0.45
 INK_CONTRAST = 6
+INK_JOIN = 1
 #: ink standing out from the face round it this many times the face's own variation is fully
 #: trusted as digits; less, its match counts for less
 SETTING = 3.0
@@ -197,7 +206,9 @@ def find_cube(
     )
     valid[y0:y1, x0:b0] = False  # the points: the cube does not rest there
     valid[y0:y1, b1:x1] = False
-    lightness = lab[:, :, 0]
+    lightness = np.ascontiguousarray(lab[:, :, 0])
+    if EDGE_BLUR > 0:  # edges, not grain
+        lightness = np.asarray(cv2.GaussianBlur(lightness, (0, 0), EDGE_BLUR), np.float32)
     edges = cv2.magnitude(
         cv2.Sobel(lightness, cv2.CV_32F, 1, 0, ksize=3),
         cv2.Sobel(lightness, cv2.CV_32F, 0, 1, ksize=3),
@@ -210,13 +221,14 @@ def find_cube(
         # a cube of the bar's own colour still shows its edges and its digits
         part = np.maximum(
             _strip_distance(lab[rows, columns], valid[rows, columns], axis),
-            0.25 * np.where(valid[rows, columns], edges[rows, columns], 0.0),
+            EDGE_WEIGHT * np.where(valid[rows, columns], edges[rows, columns], 0.0),
         )
         if not part.size:
             continue
         distance[rows, columns] = part
         seen = part[valid[rows, columns]]
-        noise[rows, columns] = float(np.median(seen)) + 6.0 if seen.size else 1e6
+        level = float(np.percentile(seen, NOISE[0])) + NOISE[1] if seen.size else 1e6
+        noise[rows, columns] = level
     bar_left, bar_right = field.bar
     for x, y, radius in checkers:
         if bar_left - radius < x < bar_right + radius:
@@ -226,7 +238,18 @@ def find_cube(
     side = max(3, round(SIDE * SEARCH_RADIUS))
     score = cv2.boxFilter(distance / noise, -1, (side, side))
     peaks = (score >= cv2.dilate(score, np.ones((side, side), np.uint8))) & (score >= PRESENCE)
+    # the centred cube's own place, the bar's middle, is always looked at (first): there the
+    # cube may not stand out (a light cube on a light bar) yet its face can still be read
+    middle_row = round((my + field.height / 2) * scale)
+    reach = round(CENTRED_REACH * SEARCH_RADIUS)
+    window = score[max(middle_row - reach, 0) : middle_row + reach + 1, b0:b1]
     found: list[tuple[float, float, float]] = []
+    if window.size:
+        peak_row, peak_column = np.unravel_index(int(np.argmax(window)), window.shape)
+        top_row, left_column = int(peak_row) + max(middle_row - reach, 0), int(peak_column) + b0
+        found.append(
+            (left_column / scale - mx, top_row / scale - my, float(score[top_row, left_column]))
+        )
     on_bar = np.zeros_like(peaks)
     on_bar[:, b0:b1] = True
     # the bar (where a cube mostly rests) and round the field, each with its own few
@@ -392,6 +415,8 @@ def read_face(
         (cv2.THRESH_BINARY, -INK_CONTRAST),
     ):
         mask = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, polarity, block, offset)
+        if INK_JOIN:  # a thin stroke broken by the soft focus is one stroke
+            mask = cv2.dilate(mask, np.ones((2, 2), np.uint8), iterations=INK_JOIN)
         count, found, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
         labels = np.asarray(found, np.int32)
         shapes = []

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cube import cube_place, find_cube, read_face, read_field_cube
+from vision.cube import PRESENCE, cube_place, find_cube, read_face, read_field_cube
 from vision.field import Field
 from vision.images import Image
 
@@ -91,7 +91,9 @@ def test_place_is_middle_on_the_bar_near_the_middle_else_the_owner_by_the_half()
 def test_a_plain_bar_holds_no_cube() -> None:
     field = _flat_field()
     on_the_bar = [
-        (x, y) for x, y, _strength in find_cube(_board(field), field) if 0 < y < field.height
+        (x, y)
+        for x, y, strength in find_cube(_board(field), field)
+        if 0 < y < field.height and strength >= PRESENCE
     ]
     assert on_the_bar == []
     assert read_field_cube(_board(field), field) is None
@@ -103,10 +105,12 @@ def test_a_cube_on_the_bar_is_found_where_it_lies(y: float, place: str) -> None:
     image = _board(field)
     x = sum(field.bar) / 2
     _draw_cube(image, field, x, y, 8)
-    found = find_cube(image, field)
-    assert found, "nothing stands out"
-    fx, fy, _strength = found[0]
-    assert abs(fx - x) < field.radius and abs(fy - y) < field.radius
+    there = [
+        strength
+        for fx, fy, strength in find_cube(image, field)
+        if abs(fx - x) < field.radius and abs(fy - y) < field.radius
+    ]
+    assert there and max(there) >= PRESENCE, "the cube does not stand out"
     reading = read_field_cube(image, field)
     assert reading is not None and reading.place == place
 
@@ -190,5 +194,5 @@ def test_photoreal_cube_floor() -> None:
     assert right / frames >= FLOOR
 
 
-#: the share measured on the photoreal set (28 of 43 frames, 65.1%, 2026-12-01), less a little
-FLOOR = 0.6
+#: the share measured on the photoreal set (32 of 46 frames, 69.6%, 2026-12-01), less a little
+FLOOR = 0.65
