@@ -57,7 +57,7 @@ from web.room import director
 from web.room.source import EXTENSION, RoomSource
 from web.room.source import current_room as _room
 from web.security import PIN_LIMITS, PinGuard, check_csrf, csrf_token, install_pin_limits
-from web.state import check_state
+from web.state import LOW_TIME_SECONDS, check_state
 
 __all__ = ["RoomSource", "create_room_app"]
 
@@ -90,6 +90,34 @@ def _board(summary: Mapping[str, Any]) -> Markup | None:
         return None
 
 
+def _clock(snapshot: Any) -> dict[str, Any] | None:
+    """The match clock in a table's retained snapshot, or None: the match has no clock, or the
+    snapshot is not in the panel's form (a page then draws no clock rather than fail)."""
+    if not isinstance(snapshot, dict) or snapshot.get("clock") is None:
+        return None
+    try:
+        clock: dict[str, Any] = check_state(snapshot)["clock"]
+    except (PanelStateError, KeyError, TypeError, ValueError):
+        return None
+    return dict(clock)
+
+
+def _with_clock(summary: Mapping[str, Any], snapshot: Any) -> dict[str, Any]:
+    """The table's summary with ``"clock"`` for the pages (the hub's summary leaves it out)."""
+    return {**summary, "clock": _clock(snapshot)}
+
+
+def _cards_of(room: RoomSource, wanted: set[str] | None = None) -> list[dict[str, Any]]:
+    """The room's tables (those in ``wanted``, when given) with their clocks, for the cards."""
+    tables = []
+    for summary in room.tables():
+        if wanted and summary["name"] not in wanted:
+            continue
+        full = room.table(summary["name"])
+        tables.append(_with_clock(summary, full.get("snapshot") if full else None))
+    return tables
+
+
 def _found(name: str) -> dict[str, Any]:
     table = _room().table(name)
     if table is None:
@@ -97,35 +125,40 @@ def _found(name: str) -> dict[str, Any]:
     return table
 
 
+def _shown(name: str) -> dict[str, Any]:
+    """The table for its page and the overlay: as ``/api/tables/NAME`` gives it, with its clock."""
+    table = _found(name)
+    return _with_clock(table, table.get("snapshot"))
+
+
 @bp.get("/")
 def index() -> str:
     room = _room()
-    return render_template("room.html", tables=room.tables(), status=room.status())
+    return render_template("room.html", tables=_cards_of(room), status=room.status())
 
 
 @bp.get("/fragments/cards")
 def cards() -> str:
     """The cards of the tables named in ``?names=a,b`` (the room page swaps them in)."""
     wanted = {name for name in request.args.get("names", "").split(",") if name}
-    tables = [t for t in _room().tables() if not wanted or t["name"] in wanted]
-    return render_template("_cards.html", tables=tables)
+    return render_template("_cards.html", tables=_cards_of(_room(), wanted))
 
 
 @bp.get("/tables/<name>")
 def table_page(name: str) -> str:
-    table = _found(name)
+    table = _shown(name)
     return render_template("table.html", table=table, board=_board(table))
 
 
 @bp.get("/tables/<name>/fragment")
 def table_fragment(name: str) -> str:
-    table = _found(name)
+    table = _shown(name)
     return render_template("_table.html", table=table, board=_board(table))
 
 
 @bp.get("/overlay/<name>")
 def overlay(name: str) -> str:
-    table = _found(name)
+    table = _shown(name)
     with_board = request.args.get("board", "") in ("1", "true", "yes")
     return render_template(
         "overlay.html",
@@ -137,7 +170,7 @@ def overlay(name: str) -> str:
 
 @bp.get("/overlay/<name>/fragment")
 def overlay_fragment(name: str) -> str:
-    table = _found(name)
+    table = _shown(name)
     with_board = request.args.get("board", "") in ("1", "true", "yes")
     return render_template(
         "_overlay.html", table=table, board=_board(table) if with_board else None
@@ -293,7 +326,12 @@ def create_room_app(room: RoomSource, test_config: Mapping[str, Any] | None = No
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
-    app.jinja_env.globals.update(dice_svg=dice_svg, turn_name=_turn_name, cube_words=_cube_words)
+    app.jinja_env.globals.update(
+        dice_svg=dice_svg,
+        turn_name=_turn_name,
+        cube_words=_cube_words,
+        room_low_time=LOW_TIME_SECONDS,
+    )
     i18n.init_app(app)  # the room's pages in each viewer's language, as the table's panel
     app.register_blueprint(bp)
     app.register_blueprint(director.bp)
