@@ -126,6 +126,10 @@ def write_card(out: Path, args: argparse.Namespace, times: list[float]) -> None:
         card["streamed"] = dict(
             Counter((label["style"].get("stream") or {}).get("codec", "none") for label in labels)
         )
+    if any(label.get("generation", 1) >= 3 for label in labels):
+        card["cocked_dice_lean_on"] = dict(
+            Counter(die["leans_on"] for label in labels for die in label["dice"] if die["cocked"])
+        )
     if times:
         card["seconds_per_frame_this_run"] = round(sum(times) / len(times), 1)
     (out / "card.json").write_text(json.dumps(card, indent=1) + "\n")
@@ -184,7 +188,7 @@ def parser() -> argparse.ArgumentParser:
         choices=GENERATIONS,
         default=None,
         help="1: the committed evaluation set's generator (the default); 2 adds Shesh Besh, cube "
-        "logos, stream compression and dice leaning on checkers",
+        "logos, stream compression and dice leaning on checkers; 3 also leans dice on the wall",
     )
     r.add_argument(
         "--variant",

@@ -19,6 +19,13 @@ backgammon, nothing standing, no logo, no stream)::
      "cube": {..., "logo": bool},  # true: the up face shows an emblem in place of 64 (value 64)
      "style": {..., "stream": null|{"codec", "scale", "jpeg_quality"}, "stream_mode": "...",
                "stack_form": ""|"tower"|"on-edge", "dice": [{..., "rests_on": ""|"checker"}]}
+
+Generation 3 keeps every key of generation 2 and adds what each die leans on (a cocked die leans
+on a checker or on the board's wall: the frame's rim, a tray's divider or the raised bar's side)::
+
+     "dice": [{..., "leans_on": ""|"checker"|"wall"}],   # "" exactly when the die is not cocked
+     "style": {..., "dice": [{..., "rests_on": ""|"checker"|"wall",
+                              "wall": ""|"rim-top"|"rim-bottom"|"rim-left"|"rim-right"|"bar"}]}
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from synth.scene import (
     CUBE_VALUES,
     FAMILIES,
     GENERATIONS,
+    LEANS_ON,
     LIGHT_KINDS,
     STACK_FORMS,
     STREAM_MODES,
@@ -106,6 +114,8 @@ def style_of(scene: Scene) -> dict[str, Any]:
         style["stack_form"] = scene.stack_form
         for die, entry in zip(scene.dice, style["dice"], strict=True):
             entry["rests_on"] = die.rests_on
+            if scene.generation >= 3:
+                entry["wall"] = die.wall
         if scene.cube is not None:
             style["cube"]["logo_kind"] = scene.cube.logo
     return style
@@ -155,6 +165,9 @@ def label_of(scene: Scene, image_name: str) -> dict[str, Any]:
         label["standing"] = dict(scene.standing)
         if label["cube"] is not None:
             label["cube"]["logo"] = bool(scene.cube is not None and scene.cube.logo)
+    if scene.generation >= 3:
+        for die, entry in zip(scene.dice, label["dice"], strict=True):
+            entry["leans_on"] = die.rests_on
     return label
 
 
@@ -250,4 +263,13 @@ def _generation_two_problems(label: dict[str, Any]) -> list[str]:
         found.append(f"stack form {style['stack_form']!r} unknown")
     if "stream_mode" in style and style["stream_mode"] not in STREAM_MODES:
         found.append(f"stream mode {style['stream_mode']!r} unknown")
+    for die in label.get("dice", []):
+        if "leans_on" not in die:
+            continue
+        if die["leans_on"] not in ("", *LEANS_ON):
+            found.append(f"die leans on {die['leans_on']!r}, not one of {LEANS_ON}")
+        elif die.get("cocked") is True and not die["leans_on"]:
+            found.append("a cocked die leaning on nothing")
+        elif die.get("cocked") is not True and die["leans_on"]:
+            found.append(f"a die lying flat yet leaning on a {die['leans_on']}")
     return found

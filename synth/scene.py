@@ -44,9 +44,16 @@ VARIANTS: tuple[str, ...] = ("backgammon", "sheshbesh")
 #: Generations of the generator. 1 made the committed evaluation set ``tests/data/photoreal`` and is
 #: kept so its labels stay reproducible; 2 adds the Shesh Besh variant, logo faces on the cube,
 #: video-stream compression and cocked dice that lean on a checker. Labels without a
-#: ``generation`` key are generation 1.
-GENERATIONS: tuple[int, ...] = (1, 2)
-GENERATION = 2
+#: ``generation`` key are generation 1. 3 keeps generation 2 (whose sample
+#: ``tests/data/photoreal-sheshbesh`` it reproduces) and lets a cocked die lean on the board's wall
+#: as well as on a checker.
+GENERATIONS: tuple[int, ...] = (1, 2, 3)
+GENERATION = 3
+#: Widest rounding of the rims' and the raised bar's top edges in the renderer: below it the wall's
+#: inner side is flat, which is where a die leaning on the wall touches it.
+RIM_BEVEL = 0.003
+#: What a cocked die leans on (generation 3 labels it; generation 2 only leans on a checker).
+LEANS_ON: tuple[str, ...] = ("checker", "wall")
 #: How often a generation-2 scene is compressed like a video stream, by ``--stream`` mode.
 STREAM_MODES: dict[str, float] = {"never": 0.0, "mixed": 0.25, "always": 1.0}
 #: Shesh Besh stacks: a pile of flat checkers, or checkers stood on their edge side by side.
@@ -140,7 +147,8 @@ class Die:
     pip_colour: Rgb
     translucent: bool
     rounding: float
-    rests_on: str = ""  # "checker" when a cocked die leans on one (generation 2)
+    rests_on: str = ""  # "checker" (generation 2 on) or "wall" (generation 3) when cocked
+    wall: str = ""  # the wall a die leans on: rim-top, rim-bottom, rim-left, rim-right or bar
 
 
 @dataclass(frozen=True)
@@ -877,16 +885,102 @@ def _lean_on_checker(
     return None
 
 
+@dataclass(frozen=True)
+class Wall:
+    """The inner side of a wall round one half of the field, as a die leaning on it meets it: the
+    vertical plane ``normal . (x, y) = offset`` (``normal`` a unit vector in the board's plane,
+    from the field into the wall), flat from the field up to ``flat``; a die may lean on it
+    between ``start`` and ``end`` along it (y for the side walls and the bar, x for the rims at
+    the top and bottom of the picture)."""
+
+    name: str
+    normal: tuple[float, float]
+    offset: float
+    flat: float
+    start: float
+    end: float
+
+
+def walls(board: BoardStyle, side: float) -> tuple[Wall, ...]:
+    """The walls round the half of the field where ``side`` * x > 0: the frame's rim on three
+    sides (or the divider before a tray, at the same place and height) and the bar's side when
+    the bar is raised. All stand ``board.rim_h`` above the field; their top edges are rounded."""
+    fw, fh = board.field_w / 2, board.field_h / 2
+    flat = board.rim_h - min(RIM_BEVEL, board.rim_h / 2.2)
+    lo, hi = sorted((side * board.bar_w / 2, side * fw))
+    found = [
+        Wall("rim-right" if side > 0 else "rim-left", (side, 0.0), fw, flat, -fh, fh),
+        Wall("rim-top", (0.0, 1.0), fh, flat, lo, hi),
+        Wall("rim-bottom", (0.0, -1.0), fh, flat, lo, hi),
+    ]
+    if board.bar_raised:
+        found.append(Wall("bar", (-side, 0.0), -board.bar_w / 2, flat, -fh, fh))
+    return tuple(found)
+
+
+def wall_lean_offset(size: float, rounding: float, tilt: float) -> float:
+    """How far the centre of a die leaning on a wall is from the wall, and how high above the
+    field: the same for both. The die (edge ``size``, edges rounded by ``rounding``) stands on one
+    bottom edge; the opposite bottom edge is raised by ``tilt`` and touches the wall."""
+    inner = size - 2 * rounding
+    return rounding + inner / 2 * (math.cos(tilt) + math.sin(tilt))
+
+
+def _lean_on_wall(
+    extra: random.Random,
+    board: BoardStyle,
+    size: float,
+    rounding: float,
+    occupied: list[tuple[float, float, float]],
+    side: float,
+) -> tuple[float, float, float, float, float, str] | None:
+    """Where a cocked die can lean on a wall of its half: (x, y, z of its centre, tilt, tilt
+    direction, the wall's name), or None when the walls are too low or nothing leaves room.
+
+    The die stands on one bottom edge on the field; its bottom face rises towards the wall and
+    the raised bottom edge touches the wall's inner side, below the rounding of the wall's top
+    edge, so the tilt is at most what that height allows (and between 12 and 28 degrees). The
+    edges touching are parallel to the wall, as a die slid up against it comes to rest."""
+    inner = size - 2 * rounding
+    steepest = (board.rim_h - min(RIM_BEVEL, board.rim_h / 2.2) - rounding) / inner
+    if steepest <= math.sin(math.radians(12.5)):
+        return None
+    top = min(28.0, math.degrees(math.asin(min(1.0, steepest))))
+    reach = size * 0.9  # the tilted die's footprint lies within this of its centre
+    d = board.checker_d
+    for _ in range(60):
+        wall = extra.choice(walls(board, side))
+        tilt = math.radians(extra.uniform(12.0, top))
+        along = extra.uniform(wall.start + reach, wall.end - reach)
+        if (
+            wall.name == "bar"
+            and not d * 0.5 + size < abs(along) < board.field_h / 2 - d * 1.2 - size
+        ):
+            continue  # clear of a cube standing on the bar, in the middle or at either end
+        away = wall_lean_offset(size, rounding, tilt)
+        nx, ny = wall.normal
+        if nx:
+            x, y = nx * (wall.offset - away), along
+        else:
+            x, y = along, ny * (wall.offset - away)
+        if _free(x, y, reach, occupied):
+            return x, y, away, tilt, math.atan2(ny, nx) - math.pi / 2, wall.name
+    return None
+
+
 def _dice(
     rng: random.Random,
     board: BoardStyle,
     checkers: tuple[Checker, ...],
     extra: random.Random | None = None,
     thickness: float = 0.0,
+    on_walls: bool = False,
 ) -> tuple[Die, ...]:
     """Two dice in one half of the field. With ``extra`` (generation 2) a cocked die leans on a
     checker, or lies flat when no checker has room beside it; ``extra`` makes those choices so
-    the main stream of choices stays that of generation 1."""
+    the main stream of choices stays that of generation 1. With ``on_walls`` (generation 3) half
+    the cocked dice lean on a wall of their half instead, and a die no checker has room for tries
+    the walls before it lies flat."""
     kind = rng.choice(["standard", "standard", "precision", "dark", "coloured"])
     size = (
         board.checker_d * rng.uniform(0.40, 0.52)
@@ -927,7 +1021,7 @@ def _dice(
         else:  # a crowded half: the strip between the rows of points is the place of last resort
             x = side * (board.field_w / 4 + index * size * 1.8)
             y = 0.0
-        rests_on = ""
+        rests_on = wall = ""
         if cocked:
             tilt = math.radians(rng.uniform(14, 30))
             yaw_dir = rng.uniform(0, 2 * math.pi)
@@ -935,20 +1029,35 @@ def _dice(
             z = size / 2 * (math.cos(tilt) + math.sin(tilt))
             matrix = die_pose(value, yaw, tilt, yaw_dir, (x, y, z))
             if extra is not None:
-                lean = _lean_on_checker(extra, board, thickness, checkers, size, occupied, side)
-                if lean is None:
-                    cocked = False
-                    matrix = die_pose(value, yaw, 0.0, 0.0, (x, y, size / 2))
-                else:
+                on_wall = None
+                if on_walls and extra.random() < 0.5:
+                    on_wall = _lean_on_wall(extra, board, size, rounding, occupied, side)
+                lean = (
+                    None
+                    if on_wall is not None
+                    else _lean_on_checker(extra, board, thickness, checkers, size, occupied, side)
+                )
+                if on_wall is None and lean is None and on_walls:
+                    on_wall = _lean_on_wall(extra, board, size, rounding, occupied, side)
+                if on_wall is not None:
+                    x, y, z, tilt, yaw_dir, wall = on_wall
+                    rests_on, reach = "wall", size * 0.9
+                elif lean is not None:
                     x, y, z, tilt, yaw_dir = lean
+                    rests_on = "checker"
+                if rests_on:
                     # An edge of the bottom face along the tilt axis, so that edge is what touches.
                     yaw = yaw_dir + extra.choice([0.0, 0.5, 1.0, 1.5]) * math.pi
                     matrix = die_pose(value, yaw, tilt, yaw_dir, (x, y, z))
-                    rests_on = "checker"
+                else:
+                    cocked = False
+                    matrix = die_pose(value, yaw, 0.0, 0.0, (x, y, size / 2))
         else:
             matrix = die_pose(value, yaw, 0.0, 0.0, (x, y, size / 2))
         occupied.append((x, y, reach))
-        dice.append(Die(value, size, matrix, cocked, colour, pips, translucent, rounding, rests_on))
+        dice.append(
+            Die(value, size, matrix, cocked, colour, pips, translucent, rounding, rests_on, wall)
+        )
     return tuple(dice)
 
 
@@ -1266,7 +1375,8 @@ def make_scene(
     Generation 2 draws everything generation 1 draws in the same order, and its own additions
     (cube logos, cocked dice on checkers, stream compression, the stack form) from a second
     stream, so a backgammon scene of generation 2 keeps generation 1's board, position, camera
-    and light. ``variant`` ``sheshbesh`` (generation 2 only) sets up Arabic Shesh Besh instead.
+    and light. Generation 3 is generation 2 with cocked dice leaning on the wall as well (the
+    choice drawn from that second stream, only in generation 3, so generation 2 is unchanged). ``variant`` ``sheshbesh`` (generation 2 only) sets up Arabic Shesh Besh instead.
     ``stream`` (never, mixed, always) says how often a generation-2 frame is compressed like a
     video stream.
 
@@ -1301,7 +1411,11 @@ def make_scene(
     else:
         position_kind, counts = _position(rng)
     checkers = _place_checkers(rng, board, style, counts, standing, stack_form)
-    dice = _dice(rng, board, checkers, extra, style.thickness) if rng.random() < 0.8 else ()
+    dice = (
+        _dice(rng, board, checkers, extra, style.thickness, generation >= 3)
+        if rng.random() < 0.8
+        else ()
+    )
     cube = _cube(rng, board, checkers)
     stream_setup = None
     if extra is not None:

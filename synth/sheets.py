@@ -123,7 +123,9 @@ def draw_label(image: NDArray[np.uint8], label: dict[str, Any]) -> NDArray[np.ui
     for die in label["dice"]:
         x, y, w, h = (round(c) for c in die["box"])
         cv2.rectangle(out, (x, y), (x + w, y + h), (255, 0, 255), 2)
-        text((x, y - 4), f"{die['pips']}{' cocked' if die['cocked'] else ''}", (255, 0, 255))
+        leans = f" on {die['leans_on']}" if die.get("leans_on") else ""
+        cocked = f" cocked{leans}" if die["cocked"] else ""
+        text((x, y - 4), f"{die['pips']}{cocked}", (255, 0, 255))
     cube = label.get("cube")
     if cube is not None:
         x, y, w, h = (round(c) for c in cube["box"])

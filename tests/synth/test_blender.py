@@ -85,3 +85,33 @@ def test_standing_checkers_stand_on_the_board_and_lean_towards_the_frame() -> No
         shift = sum(top) / len(top) - sum(bottom) / len(bottom)
         towards = -1.0 if int(checker.location[1:]) <= 12 else 1.0
         assert shift * towards > 0  # its top leans towards the frame at the point's base
+
+
+def test_a_die_leaning_on_the_wall_renders_standing_on_the_field_against_the_wall() -> None:
+    from synth.blender import load_bpy, render_linear
+    from synth.scene import walls
+
+    # The first generation-3 scene with a die leaning on the wall, rendered tiny.
+    scene = next(
+        s
+        for s in (
+            make_scene(n, "tournament-felt", "lamp", 96, 54, generation=3) for n in range(200)
+        )
+        if any(d.rests_on == "wall" for d in s.dice)
+    )
+    image = render_linear(scene, 1)
+    assert image.shape == (54, 96, 3) and np.isfinite(image).all() and float(image.mean()) > 0
+    bpy = load_bpy()
+    from mathutils import Vector
+
+    bpy.context.view_layer.update()
+    index, die = next((i, d) for i, d in enumerate(scene.dice) if d.rests_on == "wall")
+    body = bpy.data.objects[f"die-body-{index}"]
+    points = np.array([tuple(body.matrix_world @ Vector(v.co)) for v in body.data.vertices])
+    side = 1.0 if die.matrix[0][3] > 0 else -1.0
+    wall = next(w for w in walls(scene.board, side) if w.name == die.wall)
+    # The rounded body Blender renders sits on the field (within its bevel's facets) ...
+    assert abs(points[:, 2].min()) < 0.0002
+    # ... and reaches the wall's inner side without passing through it.
+    reach = points[:, :2] @ np.asarray(wall.normal)
+    assert wall.offset - 0.0002 < reach.max() <= wall.offset + 1e-6
