@@ -6,7 +6,7 @@ labelled corners (calibration takes any position) and then read; the reading is 
 the labels. Dice: the frames whose flat dice all read right and nothing more is read as a flat
 die (pips as a multiset; a frame without dice must read none; a cocked die read as flat is extra). Frames with a hand over the field must read as occluded; their checkers are not
 scored. Cube: the frames (no hand over the field) whose cube reads with the labelled face and place,
-or as none when there is none (:func:`vision.cube.read_field_cube`, read beside ``read_field``).
+or as none when there is none (:func:`vision.cube.read_field_cube`, called by ``read_field``).
 Locations scored: the 24 points and the bar (the trays lie outside the field and are
 inferred, so they are not a reading).
 
@@ -36,7 +36,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sheshbesh.locations import POINT_LOCATIONS
 from vision.capture import load_dataset
-from vision.cube import read_field_cube
 from vision.errors import VisionError
 from vision.field_board import (
     FieldCalibration,
@@ -102,9 +101,8 @@ def main(argv: list[str] | None = None) -> int:
                 row["hands"] += 1
                 row["hands_refused"] += observation.state == "occluded"
                 continue
-            # the cube (vision.cube, not yet part of read_field): face and place, or none seen
-            checkers = [(x, y, r) for x, y, r, _white in observation.extra.get("checkers", [])]
-            cube = read_field_cube(image, calibration.field, checkers)
+            # the cube (vision.cube): face and place, or none seen where there is none
+            cube = observation.cube
             truth_cube = labels.get("cube")
             row["cube_frames"] += 1
             row["cube_right"] += (

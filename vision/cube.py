@@ -23,8 +23,8 @@ frame, a tray). So the reader
   (A checker resting in the bar's middle, with the cube elsewhere and unread, reads so too.)
 
 Nothing is learned: the digits are drawn at run time; the thresholds were set on the photoreal
-renders' tuning split (the renderer's own font never enters). Not yet called by
-:func:`vision.field_board.read_field`: see the figures in ``benchmarks/bench_field.py``.
+renders' tuning split (the renderer's own font never enters). Called by
+:func:`vision.field_board.read_field`; figures per style in ``benchmarks/bench_field.py``.
 """
 
 from __future__ import annotations

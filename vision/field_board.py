@@ -37,6 +37,7 @@ import numpy.typing as npt
 from sheshbesh.locations import LOCATIONS, POINT_LOCATIONS
 from sheshbesh.observation import DieReading, FrameState, LocationCount, Observation
 from vision.calibration import Calibration, decode_reference, encode_reference
+from vision.cube import read_field_cube
 from vision.dice import read_dice
 from vision.errors import CalibrationError
 from vision.field import Field, locate_field, resize_matrix
@@ -432,7 +433,7 @@ def read_field(
     frame: int = 0,
     time: float = 0.0,
 ) -> Observation:
-    """One frame's checkers as an Observation (dice and cube are not read on this path yet)."""
+    """One frame's checkers, dice and cube (:mod:`vision.cube`) as an Observation."""
     settings = settings or RingSettings()
     top = calibration.field.rectify(image)
     evidence = find_checkers(top, calibration.field, settings, _voucher(top, calibration))
@@ -440,6 +441,8 @@ def read_field(
     observation = replace(
         observation, dice=field_dice(top, calibration.field, evidence, calibration.empty)
     )
+    checkers = [(c.x, c.y, c.radius) for c in _all_checkers(evidence)]
+    observation = replace(observation, cube=read_field_cube(image, calibration.field, checkers))
     if calibration.empty is not None:
         foreign = foreign_area(
             top,

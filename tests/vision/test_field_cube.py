@@ -178,9 +178,7 @@ def test_photoreal_cube_floor() -> None:
             calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
         except Exception:
             continue
-        observation = read_field(image, calibration)
-        checkers = [(x, y, r) for x, y, r, _white in observation.extra["checkers"]]
-        cube = read_field_cube(image, calibration.field, checkers)
+        cube = read_field(image, calibration).cube
         truth = labels["cube"]
         frames += 1
         if truth is None:
