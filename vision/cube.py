@@ -63,11 +63,11 @@ NOISE = (50.0, 6.0)
 #: a window must differ from the board around it this many times the board's own variation
 PRESENCE = 1.5
 #: a face matching its number this well is taken without reading the other places
-SURE = 0.8
+SURE = 0.7
 #: a place in the bar's middle standing out this much, showing no number, is a cube's emblem
 EMBLEM = 2.0
 #: the places that stand out most are each read: this many on the bar, as many round the field
-CANDIDATES = 4
+CANDIDATES = 3
 #: ink matching a number this well (normalised correlation) is read as that number
 MATCH = 0.6
 #: the centred cube is looked for this many checker radii up and down from the bar's middle
