@@ -527,7 +527,7 @@ def _faces(group: list[Blob], lightness: Levels) -> list[Face]:
 # --- from faces to dice ------------------------------------------------------------------------
 
 
-def _lone_pip_is_a_face(pip: Blob, lightness: Levels, colour: Levels) -> bool:
+def _lone_pip_is_a_face(pip: Blob, lightness: Levels, colour: Image) -> bool:
     """A one: a round pip alone in the middle of an even face that ends (a die, not a table).
 
     Walking out from the pip in 16 directions (in the pip's own squash), the face must stay even
@@ -552,7 +552,7 @@ def _lone_pip_is_a_face(pip: Blob, lightness: Levels, colour: Levels) -> bool:
     values = lightness[yi, xi]
     off = np.abs(values - pip.ring) > max(12.0, 3 * pip.spread)
     # a face and a table of one lightness may still differ in colour
-    hues = colour[yi, xi]
+    hues = colour[yi, xi].astype(np.float32)  # only the samples: the image stays 8-bit
     face = np.median(hues[:, :3].reshape(-1, 3), axis=0)
     off |= np.linalg.norm(hues - face, axis=2) > max(15.0, 3 * pip.spread)
     # the first place where the face ends on each ray: two samples off in a row
@@ -674,7 +674,6 @@ def _read_work(
                 hat = cv2.subtract(lightness8, opened)
             found.append(_blobs(np.asarray(hat, np.uint8), lightness, dark, config, allowed))
         blobs += _merge_scales(found[0], found[1])
-    colour = work.astype(np.float32)
     found_faces = [
         face
         for group in _groups(blobs, lightness, config)
@@ -696,7 +695,7 @@ def _read_work(
                 for other in blobs
             ):
                 continue  # a pip among its like: a face not made out, not a one
-            if not _lone_pip_is_a_face(pip, lightness, colour):
+            if not _lone_pip_is_a_face(pip, lightness, work):
                 continue
         faces.append(face)
     return _top_faces(faces)

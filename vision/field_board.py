@@ -497,8 +497,8 @@ def field_dice(
         cv2.circle(mask, (round(c.x), round(c.y)), round(c.radius * 1.08), 0, -1)
     mask[:, max(0, math.floor(geometry.bar[0])) : math.ceil(geometry.bar[1]) + 1] = 0
     contrast: npt.NDArray[np.float32] | None = None
-    strips = _column_strips(top, geometry)
-    if empty is not None and strips.shape == empty.columns.shape:
+    strips = None if empty is None else _column_strips(top, geometry)
+    if empty is not None and strips is not None and strips.shape == empty.columns.shape:
         model = _relit(strips, empty.columns, _checker_cells(geometry, checkers, 1.1))
         board = np.zeros((height, width, 3), np.float32)
         edges = [geometry.column(f"p{13 + i}")[:2] for i in range(12)] + [geometry.bar]
