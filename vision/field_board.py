@@ -466,11 +466,12 @@ def field_dice(
     (``left`` or ``right`` of the bar, from White's seat) it lies in.
 
     Pips are looked for away from the checkers and off the bar (a die there is no roll: it is
-    thrown again; the cube rests there, its digits pip-like), over the whole field and, with the
-    empty board known (``empty``, from calibration), once more around each die-sized patch that
-    differs from the bare board (a die's body) where no die was read yet, in a region of its own
-    (so its pips are measured against that die's face alone). Of the faces so found only these
-    are dice:
+    thrown again; the cube rests there, its digits pip-like), over the field (with the empty
+    board known, ``empty`` from calibration: only where something compact lies on the bare
+    board) and, with the empty board known and fewer than two dice read, once more around
+    each die-sized patch that differs from the bare board (a die's body) where no die was read
+    yet, in a region of its own (so its pips are measured against that die's face alone). Of the
+    faces so found only these are dice:
 
     - of a die's size: a die is a little under half a checker across (16 mm beside 36-40 mm);
       a speck taken for a one's pip is far smaller than a one's pip;
@@ -551,7 +552,8 @@ def field_dice(
         standing = judged(die)
         if standing is not None:
             found.append((False, standing, die))
-    if contrast is not None and empty is not None:
+    # a roll is two dice: with two read already there is nothing more to look for
+    if contrast is not None and empty is not None and len(found) < 2:
         body_contrast = max(14.0, 1.2 * empty.level)
         reach = max(3, round(0.3 * radius) | 1)  # thinner than this: a point's edge, a letter
         bodies = np.asarray(
