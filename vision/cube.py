@@ -72,6 +72,8 @@ CANDIDATES = 3
 MATCH = 0.6
 #: the centred cube is looked for this many checker radii up and down from the bar's middle
 CENTRED_REACH = 1.0
+#: and read again this many checker radii up and down the bar from where it stands out most
+MIDDLE_STEP = 0.7
 #: a centred cube is within this share of the field's height of its middle
 CENTRED = 0.2
 #: the close-up the digits are looked for in reaches this many checker radii from its middle
@@ -107,7 +109,12 @@ def read_field_cube(
     """
     best: tuple[float, int | None, float, float, float] | None = None
     candidates = find_cube(image, field, checkers)
-    for x, y, presence in candidates:
+    places = list(candidates)
+    if places:  # the bar's middle, read also a little up and down the bar
+        x, y, presence = places[0]
+        step = MIDDLE_STEP * field.radius
+        places[1:1] = [(x, y - step, presence), (x, y + step, presence)]
+    for x, y, presence in places:
         value, match, fx, fy = read_face(image, field, x, y)
         if best is None or match > best[0]:
             best = (match, value, fx, fy, presence)
