@@ -82,6 +82,8 @@ REACH = 1.3
 INK_BLOCK = 0.45
 INK_CONTRAST = 6
 INK_JOIN = 1
+#: the shapes nearest the close-up's middle read, at most
+SHAPES = 6
 #: ink standing out from the face round it this many times the face's own variation is fully
 #: trusted as digits; less, its match counts for less
 SETTING = 3.0
@@ -315,16 +317,13 @@ def _normalise(ink: Floats) -> Floats | None:
     return None if norm < 1e-6 else np.asarray(small / norm, np.float32)
 
 
-def _digit_match(glyph: Floats, digit: str) -> float:
-    """How well one glyph picture matches ``digit`` in its best-matching font (correlation)."""
-    picture = _normalise(glyph)
-    if picture is None:
-        return -1.0
-    return float((_digit_templates()[digit] @ picture.ravel()).max())
-
-
 def _read_glyphs(glyphs: Sequence[Floats], pair_vertical: bool) -> tuple[int | None, float]:
-    """The number the glyphs spell, trying each way the cube can lie, and the mean match."""
+    """The number the glyphs spell, trying each way the cube can lie, and the mean match of its
+    digits (each in its best-matching font)."""
+    pictures = [_normalise(glyph) for glyph in glyphs]
+    if any(picture is None for picture in pictures):
+        return None, -1.0
+    templates = _digit_templates()
     best: tuple[int | None, float] = (None, -1.0)
     for value, text in _NUMBERS.items():
         if len(text) != len(glyphs):
@@ -332,12 +331,13 @@ def _read_glyphs(glyphs: Sequence[Floats], pair_vertical: bool) -> tuple[int | N
         for turn in range(4):
             if len(glyphs) == 2 and (turn % 2 == 1) != pair_vertical:
                 continue  # a pair lying across reads across; one lying along, along
-            order = list(glyphs)
+            order = list(pictures)
             if len(glyphs) == 2 and turn in (2, 3):
                 order.reverse()  # turned over, the glyph read first lies last
             matches = [
-                _digit_match(np.ascontiguousarray(np.rot90(glyph, turn)), digit)
-                for glyph, digit in zip(order, text, strict=True)
+                float((templates[digit] @ np.rot90(picture, turn).ravel()).max())
+                for picture, digit in zip(order, text, strict=True)
+                if picture is not None
             ]
             score = float(np.mean(matches))
             if score > best[1]:
@@ -437,6 +437,9 @@ def read_face(
             if left == 0 or top == 0 or left + width >= side or top + height >= side:
                 continue  # runs out of the close-up: an edge, not a digit
             shapes.append((label, float(centres[label][0]), float(centres[label][1]), size))
+        # the digits lie in the middle: a grainy board offers many more shapes further out
+        shapes.sort(key=lambda shape: math.hypot(shape[1] - half, shape[2] - half))
+        shapes = shapes[:SHAPES]
 
         readings: list[tuple[int | None, float, float, float, float]] = []
         for index, (label, cx, cy, size) in enumerate(shapes):
