@@ -57,6 +57,8 @@ from vision.layout import BoardLayout
 
 FloatArray = npt.NDArray[np.float64]
 CHECKERS_PER_SIDE = 15
+#: the least confidence of a cube's face (other than a centred 64) that a reading reports
+CUBE_SURE = 0.6
 METHOD = "field-corners"
 
 
@@ -442,7 +444,16 @@ def read_field(
         observation, dice=field_dice(top, calibration.field, evidence, calibration.empty)
     )
     checkers = [(c.x, c.y, c.radius) for c in _all_checkers(evidence)]
-    observation = replace(observation, cube=read_field_cube(image, calibration.field, checkers))
+    cube = read_field_cube(image, calibration.field, checkers)
+    # the referee acts on a cube it sees turned or moved (an offer, a take, a pass): a face read
+    # doubtfully is reported as no cube seen; a centred 64 (the emblem) starts nothing
+    if (
+        cube is not None
+        and cube.confidence < CUBE_SURE
+        and (cube.value, cube.place) != (64, "middle")
+    ):
+        cube = None
+    observation = replace(observation, cube=cube)
     if calibration.empty is not None:
         foreign = foreign_area(
             top,

@@ -69,7 +69,7 @@ def _start_hub(broker_url: str, port: int, db: Path, log: Path) -> subprocess.Po
 
 def _stop(process: subprocess.Popen[str]) -> None:
     process.send_signal(signal.SIGTERM)
-    process.wait(20)
+    process.wait(60)  # a loaded machine may take a while to stop a hub
 
 
 def test_hub_lists_every_demo_table_with_its_score_and_events(tmp_path: Path) -> None:
