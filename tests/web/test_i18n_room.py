@@ -96,3 +96,111 @@ def test_the_director_s_page_speaks_the_language(
     text = _visible(page)
     english = r"\b(Assign the next match|Table|Results|Standings|Player|Send|Log out|Points)\b"
     assert re.findall(english, text) == [], text
+
+
+def _logged_in_director(
+    tmp_path: Path, tables: list[SimulatedTable], language: str | None
+) -> tuple[FlaskClient, str, Mirror]:
+    """A director logged in on a room over the filled mirror (its hub has no broker), the
+    viewer's language chosen on the switch (None: no choice, no Accept-Language)."""
+    from werkzeug.security import generate_password_hash
+
+    mirror = Mirror(str(tmp_path / "hub.sqlite"))
+    for table in tables:
+        fill_mirror(mirror, table)
+    settings = {"TESTING": True, "SECRET_KEY": "t", "PIN_HASH": generate_password_hash("2468")}
+    app = create_room_app(Hub("mqtt://127.0.0.1:1", mirror, room="cafe"), settings)
+    client = app.test_client()
+    if language is not None:
+        client.set_cookie("sheshbesh_language", language)
+    login = client.get("/director/login").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', login)
+    assert token is not None
+    client.post("/director/login", data={"pin": "2468", "csrf_token": token.group(1)})
+    page = client.get("/director/").get_data(as_text=True)  # logging in starts a new session
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert token is not None, page
+    return client, token.group(1), mirror
+
+
+def _flashes(page: str) -> list[str]:
+    return [
+        " ".join(html.unescape(re.sub(r"<[^>]+>", " ", item)).split())
+        for item in re.findall(r'<li class="rm-flash[^"]*">(.*?)</li>', page, flags=re.S)
+    ]
+
+
+DIRECTOR_ENGLISH = re.compile(
+    r"\b(Knockout|draw|made|players?|hub|connected|broker|try again|shortly|needs|at least)\b"
+)
+
+
+@pytest.mark.parametrize("language", ["he", "ar", "cs"])
+def test_the_director_s_actions_are_answered_in_the_viewer_s_language(
+    tmp_path: Path, tables: list[SimulatedTable], language: str
+) -> None:
+    from sheshbesh.language import translations
+
+    catalogue = translations(language)
+    client, token, mirror = _logged_in_director(tmp_path, tables, language)
+    try:
+        drawn = client.post(
+            "/director/knockout",
+            data={"players": "Ada\nBen\nDana\nEli", "length": "5", "csrf_token": token},
+            follow_redirects=True,
+        ).get_data(as_text=True)
+        refused = client.post(
+            "/director/knockout",
+            data={"players": "Ada", "length": "5", "csrf_token": token},
+            follow_redirects=True,
+        ).get_data(as_text=True)
+        # The hub has no broker: sending a match is refused with the hub's reason.
+        unsent = client.post(
+            "/director/assign",
+            data={"table": "playing", "white": "Dana", "black": "Eli", "csrf_token": token},
+            follow_redirects=True,
+        ).get_data(as_text=True)
+    finally:
+        mirror.close()
+    made = catalogue.ngettext(
+        "Knockout draw made: %(num)s player.", "Knockout draw made: %(num)s players.", 4
+    ) % {"num": 4}
+    reason = catalogue.gettext("a knockout draw needs at least two players")
+    knockout = catalogue.gettext("Knockout draw: %(reason)s") % {"reason": reason}
+    not_connected = catalogue.gettext("the hub is not connected to the broker; try again shortly")
+    table_says = catalogue.gettext("%(table)s: %(reason)s") % {
+        "table": "playing",
+        "reason": not_connected,
+    }
+    assert _flashes(drawn) == [made]
+    assert _flashes(refused) == [knockout]
+    assert _flashes(unsent) == [table_says]
+    for flash in (made, knockout, not_connected):
+        assert DIRECTOR_ENGLISH.findall(flash) == [], flash
+    assert f'<html lang="{language}"' in unsent
+    if language == "he":
+        assert made == "ההגרלה בוצעה: 4 שחקנים."
+        assert table_says == "playing: המרכז אינו מחובר לשרת ההודעות; נסו שוב בעוד רגע"
+
+
+def test_the_director_s_actions_stay_english_by_default(
+    tmp_path: Path, tables: list[SimulatedTable]
+) -> None:
+    client, token, mirror = _logged_in_director(tmp_path, tables, None)
+    try:
+        drawn = client.post(
+            "/director/knockout",
+            data={"players": "Ada\nBen\nDana", "length": "5", "csrf_token": token},
+            follow_redirects=True,
+        ).get_data(as_text=True)
+        unsent = client.post(
+            "/director/assign",
+            data={"table": "playing", "white": "Dana", "black": "Eli", "csrf_token": token},
+            follow_redirects=True,
+        ).get_data(as_text=True)
+    finally:
+        mirror.close()
+    assert _flashes(drawn) == ["Knockout draw made: 3 players."]
+    assert _flashes(unsent) == [
+        "playing: the hub is not connected to the broker; try again shortly"
+    ]

@@ -121,7 +121,7 @@ def _cards_of(room: RoomSource, wanted: set[str] | None = None) -> list[dict[str
 def _found(name: str) -> dict[str, Any]:
     table = _room().table(name)
     if table is None:
-        abort(404, description=f"No table named {name!r} in this room.")
+        abort(404, description=i18n._("No table named %(name)s in this room.", name=repr(name)))
     return table
 
 
@@ -262,18 +262,8 @@ def _turn_name(table: Mapping[str, Any]) -> str:
     turn = table.get("turn")
     players = table.get("players") or ["", ""]
     if turn in (0, 1) and not isinstance(turn, bool):
-        return str(players[turn] or ("White", "Black")[turn])
+        return str(players[turn] or (i18n._("White") if turn == 0 else i18n._("Black")))
     return ""
-
-
-def _cube_words(table: Mapping[str, Any]) -> str:
-    cube = table.get("cube") or {}
-    value = int(cube.get("value") or 1)
-    owner = cube.get("owner")
-    players = table.get("players") or ["", ""]
-    if owner in (0, 1):
-        return f"{value}, {players[owner] or ('White', 'Black')[owner]}'s"
-    return "centred" if value == 1 else f"{value}, centred"
 
 
 def create_room_app(room: RoomSource, test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -329,7 +319,7 @@ def create_room_app(room: RoomSource, test_config: Mapping[str, Any] | None = No
     app.jinja_env.globals.update(
         dice_svg=dice_svg,
         turn_name=_turn_name,
-        cube_words=_cube_words,
+        cube_words=i18n.room_cube_words,
         room_low_time=LOW_TIME_SECONDS,
     )
     i18n.init_app(app)  # the room's pages in each viewer's language, as the table's panel

@@ -29,6 +29,8 @@ from flask import (
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
+from sheshbesh.language import N_
+from web.i18n import _, ngettext, panel_text
 from web.room.source import EXTENSION, current_room
 from web.security import PinGuard
 
@@ -36,6 +38,19 @@ bp = Blueprint("director", __name__, url_prefix="/director", template_folder="te
 
 GUARD = "sheshbesh_room_pin"
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: The hub's refusals that come without a name or number in them (``controller.network``): the
+#: flashes show them in the director's language (:func:`_reason`); the rest stay as the hub
+#: wrote them.
+HUB_REASONS: tuple[str, ...] = (
+    N_("the hub is not connected to the broker; try again shortly"),
+    N_("a knockout draw needs at least two players"),
+)
+
+
+def _reason(error: Exception) -> str:
+    """The hub's words for a refusal, in the page's language where the catalogue has them."""
+    return panel_text(str(error))
 
 
 class Director(Protocol):
@@ -69,7 +84,7 @@ class Knockout(Protocol):
 def _director() -> Director:
     room = current_app.extensions[EXTENSION]
     if not all(hasattr(room, name) for name in ("assign", "results", "standings", "archive")):
-        abort(404, description="This room has no director.")
+        abort(404, description=_("This room has no director."))
     return cast(Director, room)
 
 
@@ -90,7 +105,7 @@ def director_required(view: F) -> F:
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if not is_director():
             if request.method == "POST":
-                abort(403, description="Log in with the director's PIN first.")
+                abort(403, description=_("Log in with the director's PIN first."))
             return redirect(url_for("director.login"))
         return view(*args, **kwargs)
 
@@ -104,13 +119,13 @@ def login() -> str | BaseResponse | tuple[str, int]:
     guard = _guard()
     if request.method == "POST":
         if not guard.is_set:
-            flash("No PIN is set: run sheshbesh set-pin.", "error")
+            flash(_("No PIN is set: run sheshbesh set-pin."), "error")
             return render_template("director_login.html", pin_set=False), 403
         if guard.attempt(request.form.get("pin", "")):
             session.clear()
             session["director_since"] = time.time()
             return redirect(url_for("director.index"))
-        flash("Wrong PIN.", "error")
+        flash(_("Wrong PIN."), "error")
         return render_template("director_login.html", pin_set=True), 401
     return render_template("director_login.html", pin_set=guard.is_set)
 
@@ -121,7 +136,10 @@ def too_many_pins(error: HTTPException) -> BaseResponse | tuple[str, int, dict[s
     if request.endpoint != "director.login":
         return response
     retry = response.headers.get("Retry-After") or "60"
-    flash(f"Too many wrong PINs from this device: try again in {retry} s.", "error")
+    flash(
+        _("Too many wrong PINs from this device: try again in %(seconds)s s.", seconds=retry),
+        "error",
+    )
     return render_template("director_login.html", pin_set=True), 429, {"Retry-After": retry}
 
 
@@ -160,14 +178,20 @@ def knockout_draw() -> BaseResponse:
     """Make the room's knockout draw: one player a line, top seed first."""
     knockout = _knockout()
     if knockout is None:
-        abort(404, description="This room has no knockout draw.")
+        abort(404, description=_("This room has no knockout draw."))
     players = request.form.get("players", "").splitlines()
     try:
         drawn = knockout.draw_knockout(players, request.form.get("length", "7"))
     except ValueError as error:
-        flash(f"Knockout draw: {error}", "error")
+        flash(_("Knockout draw: %(reason)s", reason=_reason(error)), "error")
     else:
-        flash(f"Knockout draw made: {len(drawn.get('players') or [])} players.", "ok")
+        count = len(drawn.get("players") or [])
+        flash(
+            ngettext(
+                "Knockout draw made: %(num)s player.", "Knockout draw made: %(num)s players.", count
+            ),
+            "ok",
+        )
     return redirect(url_for("director.index"))
 
 
@@ -187,12 +211,17 @@ def assign() -> BaseResponse:
     }
     try:
         identifier = _director().assign(table, settings)
-    except ValueError as error:
-        flash(f"{table}: {error}", "error")
-    except Exception as error:  # the hub's own errors (not connected): words for the director
-        flash(f"{table}: {error}", "error")
+    except Exception as error:  # bad settings, the hub not connected: words for the director
+        flash(_("%(table)s: %(reason)s", table=table, reason=_reason(error)), "error")
     else:
-        flash(f"{table}: match {identifier} sent; it starts when the board is free.", "ok")
+        flash(
+            _(
+                "%(table)s: match %(match)s sent; it starts when the board is free.",
+                table=table,
+                match=identifier,
+            ),
+            "ok",
+        )
     return redirect(url_for("director.index"))
 
 
@@ -201,7 +230,7 @@ def assign() -> BaseResponse:
 def archive() -> Response:
     day = request.args.get("day") or time.strftime("%Y-%m-%d")
     if len(day) != 10 or not day.replace("-", "").isdigit():
-        abort(400, description=f"day {day!r} must be YYYY-MM-DD")
+        abort(400, description=_("day %(day)s must be YYYY-MM-DD", day=repr(day)))
     data = _director().archive(day)
     return Response(
         data,
