@@ -46,6 +46,8 @@ from controller.referee import (
     ShowLights,
     Tick,
 )
+from sheshbesh.language import translations
+from sheshbesh.phrases import translate_sentence
 
 Clock = Callable[[], float]
 log = logging.getLogger("sheshbesh")
@@ -67,7 +69,13 @@ class Runner:
     """Carries out a referee's effects against the event log, the lights and the panel.
 
     ``speak`` receives the referee's sentences (the panel shows them in ``snapshot["message"]``
-    already; a speaker or a console may want them too).
+    already; a speaker or a console may want them too), in ``language`` (the table's, ``[panel]
+    language`` of the config; empty or ``"en"``: English). Only what is spoken is translated: the
+    referee, the record and the panel's snapshot keep the English sentence, which each viewer's
+    page translates for itself.
+
+    Raises :class:`sheshbesh.language.LanguageError` for a language that is not one of
+    :data:`sheshbesh.language.LANGUAGES`.
     """
 
     def __init__(
@@ -77,12 +85,16 @@ class Runner:
         lights: Iterable[LightsSink] = (),
         panels: Iterable[PanelSink] = (),
         speak: Callable[[str], None] | None = None,
+        language: str = "",
     ) -> None:
         self.referee = referee
         self.record = record
         self.lights = list(lights)
         self.panels = list(panels)
         self.speak = speak
+        self.language = language
+        # Read once: a catalogue is a file read, and every spoken sentence uses it.
+        self._catalogue = translations(language) if language else None
         #: the clock a new match gets when its settings name none (``[clock]`` of the config)
         self.match_clock: ClockSettings | None = None
         # The camera loop, the buttons and the panel's admin page feed from different threads.
@@ -97,15 +109,18 @@ class Runner:
         panels: Iterable[PanelSink] = (),
         speak: Callable[[str], None] | None = None,
         match_clock: ClockSettings | None = None,
+        language: str = "",
     ) -> Runner:
         """A runner whose referee is where the log's current match left off.
 
         ``match_clock``: the clock new matches get unless their settings say otherwise. A match
-        in progress keeps the clock its own ``match_started`` event recorded.
+        in progress keeps the clock its own ``match_started`` event recorded. ``language``: what
+        ``speak`` hears (see the class).
 
-        Raises :class:`controller.referee.ReplayError` for a log that cannot be folded.
+        Raises :class:`controller.referee.ReplayError` for a log that cannot be folded,
+        :class:`sheshbesh.language.LanguageError` for an unknown language.
         """
-        runner = cls(_rebuild(record, clock), record, lights, panels, speak)
+        runner = cls(_rebuild(record, clock), record, lights, panels, speak, language)
         runner.match_clock = match_clock
         runner.feed(Tick(float(clock())))
         return runner
@@ -137,8 +152,16 @@ class Runner:
                 for panel in self.panels:
                     self._safely(panel.publish, _plain(effect.snapshot))
             elif isinstance(effect, Say) and self.speak is not None:
-                self._safely(self.speak, effect.text)
+                self._safely(self._say, effect.text)
         return recorded
+
+    def _say(self, text: str) -> None:
+        """Speak ``text`` in the runner's language (a sentence with no template stays English)."""
+        if self.speak is None:
+            return
+        if self._catalogue is not None:
+            text = translate_sentence(text, self._catalogue)
+        self.speak(text)
 
     def _safely(self, action: Callable[[Any], Any], argument: Any) -> None:
         # The event is already committed: a failing view (an unplugged LED board, a panel error)

@@ -254,6 +254,7 @@ def run(args: argparse.Namespace) -> int:
             lights=[lights],
             panels=panels,
             match_clock=settings_from_config(config.clock),
+            language=config.panel.language,  # what a speaker hears: the table's language
         )
         runner_box.append(runner)
         room.follow_director(link, runner)
