@@ -139,17 +139,28 @@ class AdminSessions:
         return len(self._expiry)
 
 
-def client_key() -> str:
-    """Who is asking, for the PIN limits: the client's address, an IPv6 client's /64 network
-    (a phone can take any address inside its network at will)."""
-    address = request.remote_addr or ""
+def address_key(address: str) -> str:
+    """The client an address belongs to: the address itself, an IPv6 client's /64 network (a
+    phone can take any address inside its network at will), an IPv4 client seen through an
+    IPv4-mapped IPv6 address as that IPv4 address.
+
+    >>> address_key("2001:db8::1"), address_key("::ffff:192.0.2.7"), address_key("192.0.2.7")
+    ('2001:db8::/64', '192.0.2.7', '192.0.2.7')
+    """
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
         return address
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is None:
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip)
+
+
+def client_key() -> str:
+    """Who is asking, for the PIN limits (see :func:`address_key`)."""
+    return address_key(request.remote_addr or "")
 
 
 def _networks(value: Any) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import json
 import socket
 import threading
@@ -31,6 +30,7 @@ from urllib.parse import parse_qs
 from flask import Flask
 
 from web.events import KEEPALIVE_COMMENT
+from web.security import address_key
 from web.services import EXTENSION, PanelServices
 from web.settings import CONTENT_SECURITY_POLICY
 
@@ -207,14 +207,8 @@ class ConnectionLimits:
 
     @staticmethod
     def key(address: str) -> str:
-        """The client that ``address`` belongs to."""
-        try:
-            ip = ipaddress.ip_address(address)
-        except ValueError:
-            return address
-        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is None:
-            return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-        return str(ip.ipv4_mapped or ip) if isinstance(ip, ipaddress.IPv6Address) else str(ip)
+        """The client that ``address`` belongs to (:func:`web.security.address_key`)."""
+        return address_key(address)
 
     def open_from(self, address: str) -> int:
         """How many connections the client of ``address`` holds now (counted ones)."""
