@@ -454,19 +454,7 @@ class Referee:
         length = self.settings.length
         if on_flag == "lose" and length and self.winner is None:
             winner = 1 - player
-            score = list(self.score)
-            points = max(1, length - score[winner])
-            score[winner] += points
-            self._emit(
-                "game_won",
-                {
-                    "game": self.game.number,
-                    "winner": winner,
-                    "points": points,
-                    "kind": "time",
-                    "score": score,
-                },
-            )
+            self._emit_game_won(winner, max(1, length - self.score[winner]), "time")
             text += f": {self._name(winner)} wins the match on time"
         self._say(text)
         self._message = {"kind": "info", "text": text, "locations": []}
@@ -1175,7 +1163,7 @@ class Referee:
             "game_started", {"game": number, "score": list(self.score), "crawford_game": crawford}
         )
 
-    def _score_game(self, winner: int, points: int, kind: str) -> None:
+    def _emit_game_won(self, winner: int, points: int, kind: str) -> None:
         score = list(self.score)
         score[winner] += points
         self._emit(
@@ -1188,6 +1176,9 @@ class Referee:
                 "score": score,
             },
         )
+
+    def _score_game(self, winner: int, points: int, kind: str) -> None:
+        self._emit_game_won(winner, points, kind)
         self._say(f"{self._name(winner)} wins {points} point{'s' if points != 1 else ''}")
         self._message = {
             "kind": "info",
