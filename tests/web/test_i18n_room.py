@@ -204,3 +204,28 @@ def test_the_director_s_actions_stay_english_by_default(
     assert _flashes(unsent) == [
         "playing: the hub is not connected to the broker; try again shortly"
     ]
+
+
+@pytest.mark.parametrize("language", ["he", "ar", "cs"])
+def test_the_room_s_error_pages_speak_the_language(client: FlaskClient, language: str) -> None:
+    from sheshbesh.language import translations
+
+    catalogue = translations(language)
+    page = client.get("/tables/nobody", headers={"Accept-Language": language})
+    assert page.status_code == 404
+    assert f'<html lang="{language}" dir="{RIGHT_TO_LEFT[language]}">' in page.text
+    text = _visible(page.text)
+    assert f"404 {catalogue.gettext('Not Found')}" in text
+    described = catalogue.gettext("No table named %(name)s in this room.") % {"name": "'nobody'"}
+    assert described in text
+    assert re.findall(r"\b(Not Found|No table|room)\b", text) == [], text
+    # The API keeps its plain answer, whatever the viewer reads.
+    assert (
+        client.get("/api/tables/nobody", headers={"Accept-Language": language}).status_code == 404
+    )
+
+
+def test_the_room_s_error_pages_stay_english_by_default(client: FlaskClient) -> None:
+    text = _visible(client.get("/tables/nobody").text)
+    assert "404 Not Found" in text
+    assert "No table named 'nobody' in this room." in text

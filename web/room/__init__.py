@@ -47,7 +47,9 @@ from flask import (
     send_from_directory,
 )
 from markupsafe import Markup
+from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.wrappers import Response as BaseResponse
 
 from web import i18n
 from web.board_svg import board_svg, dice_svg
@@ -266,6 +268,21 @@ def _turn_name(table: Mapping[str, Any]) -> str:
     return ""
 
 
+#: Headers of an HTTP error's own answer that its page keeps.
+ERROR_HEADERS = ("allow", "retry-after", "www-authenticate")
+
+
+def _error_page(error: HTTPException) -> BaseResponse | tuple[str, int, dict[str, str]]:
+    """An error as a room page in the viewer's language; the API, the event stream, redirects
+    and errors that carry their own answer keep werkzeug's."""
+    code = error.code or 500
+    answer = error.get_response()
+    if error.response is not None or code < 400 or request.path.startswith(("/api/", "/events")):
+        return answer
+    headers = {name: value for name, value in answer.headers if name.lower() in ERROR_HEADERS}
+    return render_template("room_error.html", error=error, code=code), code, headers
+
+
 def create_room_app(room: RoomSource, test_config: Mapping[str, Any] | None = None) -> Flask:
     """The room's Flask app over ``room``.
 
@@ -327,6 +344,7 @@ def create_room_app(room: RoomSource, test_config: Mapping[str, Any] | None = No
     app.register_blueprint(director.bp)
     install_pin_limits(app, "director.login")
     app.register_error_handler(429, director.too_many_pins)
+    app.register_error_handler(HTTPException, _error_page)
 
     @app.after_request
     def add_security_headers(response: Response) -> Response:
