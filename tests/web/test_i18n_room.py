@@ -160,6 +160,11 @@ def test_the_director_s_actions_are_answered_in_the_viewer_s_language(
             data={"table": "playing", "white": "Dana", "black": "Eli", "csrf_token": token},
             follow_redirects=True,
         ).get_data(as_text=True)
+        unnamed = client.post(
+            "/director/assign",
+            data={"table": "playing", "white": "Dana", "black": " ", "csrf_token": token},
+            follow_redirects=True,
+        ).get_data(as_text=True)
     finally:
         mirror.close()
     made = catalogue.ngettext(
@@ -175,6 +180,11 @@ def test_the_director_s_actions_are_answered_in_the_viewer_s_language(
     assert _flashes(drawn) == [made]
     assert _flashes(refused) == [knockout]
     assert _flashes(unsent) == [table_says]
+    no_name = catalogue.gettext("each player needs a name of 1 to 40 characters")
+    assert _flashes(unnamed) == [
+        catalogue.gettext("%(table)s: %(reason)s") % {"table": "playing", "reason": no_name}
+    ]
+    assert no_name != "each player needs a name of 1 to 40 characters"
     for flash in (made, knockout, not_connected):
         assert DIRECTOR_ENGLISH.findall(flash) == [], flash
     assert f'<html lang="{language}"' in unsent

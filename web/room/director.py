@@ -45,6 +45,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 HUB_REASONS: tuple[str, ...] = (
     N_("the hub is not connected to the broker; try again shortly"),
     N_("a knockout draw needs at least two players"),
+    N_("an assignment needs two players"),
+    N_("each player needs a name of 1 to 40 characters"),
 )
 
 
