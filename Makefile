@@ -38,10 +38,10 @@ messages: $(STAMP)
 		--project=sheshbesh --copyright-holder="sheshbesh contributors" -o $(LOCALES)/messages.pot .
 	for language in $(LANGUAGES); do \
 		if [ -f $(LOCALES)/$$language/LC_MESSAGES/messages.po ]; then \
-			$(BIN)/pybabel -q update --no-fuzzy-matching --ignore-obsolete -i $(LOCALES)/messages.pot \
+			$(BIN)/pybabel -q update -w 100 --no-fuzzy-matching --ignore-obsolete -i $(LOCALES)/messages.pot \
 				-d $(LOCALES) -l $$language; \
 		else \
-			$(BIN)/pybabel -q init -i $(LOCALES)/messages.pot -d $(LOCALES) -l $$language; \
+			$(BIN)/pybabel -q init -w 100 -i $(LOCALES)/messages.pot -d $(LOCALES) -l $$language; \
 		fi; \
 	done
 
