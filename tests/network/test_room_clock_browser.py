@@ -7,7 +7,6 @@ Screenshots go to ``artifacts/clock/`` for a person to look at.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,24 +16,20 @@ import pytest
 
 from controller.network.hub import Hub
 from controller.network.mirror import Mirror
+
+# The browser comes from the room's own browser tests (which skip, and so these with them, without
+# Debian's chromium or Playwright).
+from tests.network import test_room_browser as room_browser
 from web.room import create_room_app
 from web.server import make_server
 from web.state import example_clock, example_state
 
-CHROMIUM = "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip(
-        f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)",
-        allow_module_level=True,
-    )
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="browser tests need Playwright for Python"
-)
+browser = room_browser.browser
+sync_api = room_browser.sync_api
 
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "clock"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 WAIT_MS = 10_000
 
 
@@ -60,16 +55,6 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Mirror
     server.task_dispatcher.shutdown(timeout=2)
     server.close()
     mirror.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture
