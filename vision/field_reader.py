@@ -292,9 +292,9 @@ def _row(
         verdicts.append(verdict(len(places) - 2))
         if verdicts[-1] is False:
             break
-    if len(verdicts) < len(places) and (not verdicts or verdicts[-1] is not False):
+    if not verdicts or verdicts[-1] is not False:  # the walk ran out of room: judge its last place
         verdicts.append(verdict(len(places) - 1))
-    found = [index for index, verdict in enumerate(verdicts) if verdict]
+    found = [index for index, held in enumerate(verdicts) if held]
     length = found[-1] + 1 if found else 0
     refused = max((ring for _x, _y, ring in places[length : length + 1]), default=0.0)
     row = [
