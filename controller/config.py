@@ -14,6 +14,7 @@ from typing import Any
 
 from sheshbesh.errors import SheshbeshError
 from sheshbesh.language import LANGUAGES
+from sheshbesh.match import MAX_LENGTH, POLICIES, VARIANTS, MatchSettings
 
 
 class ConfigError(SheshbeshError, ValueError):
@@ -40,20 +41,26 @@ class VisionConfig:
     settle_seconds: float = 0.4
 
 
+_MATCH = MatchSettings()
+
+
 @dataclass(frozen=True)
 class MatchConfig:
-    players: tuple[str, str] = ("White", "Black")
+    """The ``[match]`` section: :class:`sheshbesh.match.MatchSettings`' defaults, except that a
+    table set up for rated play lights no hints and plays money sessions without Jacoby."""
+
+    players: tuple[str, str] = _MATCH.players
     #: points to win; 0 plays a money session
-    length: int = 7
-    crawford: bool = True
+    length: int = _MATCH.length
+    crawford: bool = _MATCH.crawford
     jacoby: bool = False
-    beavers: bool = False
+    beavers: bool = _MATCH.beavers
     #: "teaching", "tournament" or "condone"
-    policy: str = "tournament"
+    policy: str = _MATCH.policy
     #: light legal destinations (off in rated play: only illegal plays light)
     hints: bool = False
     #: "backgammon" or "sheshbesh"
-    variant: str = "backgammon"
+    variant: str = _MATCH.variant
 
 
 @dataclass(frozen=True)
@@ -152,8 +159,8 @@ class Config:
 
 
 _CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
-    ("match", "policy"): ("teaching", "tournament", "condone"),
-    ("match", "variant"): ("backgammon", "sheshbesh"),
+    ("match", "policy"): POLICIES,
+    ("match", "variant"): VARIANTS,
     ("lights", "kind"): ("none", "fake", "pins", "serial"),
     ("buttons", "kind"): ("none", "fake", "pins", "serial"),
     ("analysis", "level"): ("0ply", "1ply", "2ply"),
@@ -170,7 +177,7 @@ _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("camera", "fps"): (0.1, 120),
     ("camera", "exposure"): (0, 100_000),
     ("vision", "settle_seconds"): (0, 60),
-    ("match", "length"): (0, 64),
+    ("match", "length"): (0, MAX_LENGTH),
     ("panel", "port"): (0, 65535),
     ("clock", "reserve_seconds"): (1, 24 * 3600),
     ("clock", "delay_seconds"): (0, 600),

@@ -52,6 +52,7 @@ from controller.referee.turn import board_of
 from controller.rules import Dice, Play, Position, RulesError, Step
 from controller.rules.notation import parse_steps
 from controller.runner import Runner
+from sheshbesh.match import Policy
 from sheshbesh.observation import CubeReading, DieReading, LocationCount, Observation
 
 __all__ = [
@@ -119,7 +120,7 @@ def match_settings(
     *,
     jacoby: bool = True,
     crawford: bool = True,
-    policy: str = "tournament",
+    policy: Policy = "tournament",
     match_id: str | None = None,
 ) -> MatchSettings:
     """The referee's settings for ``match`` with the replay's defaults (those of gnubg).
@@ -360,7 +361,7 @@ def referee_inputs(
     *,
     jacoby: bool = True,
     crawford: bool = True,
-    policy: str = "tournament",
+    policy: Policy = "tournament",
     match_id: str | None = None,
     script: Callable[[MatchSettings], BoardScript] = BoardScript,
 ) -> Iterator[Input]:

@@ -25,6 +25,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import Any, Protocol
 
 from controller.events import Event
@@ -173,15 +174,20 @@ class Runner:
 
     # The panel's admin actions (``web.interfaces.Controls``) in the referee's terms.
 
-    def new_match(self, settings: Mapping[str, Any]) -> None:
-        """Start a new match; ``settings`` as the admin page sends them (``match_started`` keys).
+    def new_match(self, settings: MatchSettings | Mapping[str, Any]) -> None:
+        """Start a new match: the admin page's :class:`MatchSettings`, or ``match_started`` keys
+        (the room director's assignment). A match without a clock gets the table's clock.
 
-        Raises :class:`controller.referee.RefereeInputError` naming a bad setting.
+        Raises :class:`sheshbesh.match.MatchSettingsError` naming a bad setting.
         """
-        data = dict(settings)
-        if self.match_clock is not None and "clock" not in data:
-            data["clock"] = self.match_clock.to_data()
-        self.feed(NewMatch(MatchSettings.from_data(data)))
+        if not isinstance(settings, MatchSettings):
+            settings = MatchSettings.from_data(
+                {"clock": None if self.match_clock is None else self.match_clock.to_data()}
+                | dict(settings)
+            )
+        elif self.match_clock is not None and settings.clock is None:
+            settings = replace(settings, clock=self.match_clock)
+        self.feed(NewMatch(settings))
 
     def resign(self, player: int, points: int) -> None:
         """``player`` offers to resign a single (1), gammon (2) or backgammon (3)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 from flask import (
     Blueprint,
@@ -20,16 +20,13 @@ from flask import (
 from werkzeug.wrappers import Response as BaseResponse
 
 from sheshbesh.errors import SheshbeshError
+from sheshbesh.match import MAX_LENGTH, MAX_NAME, POLICIES, VARIANTS, MatchSettings, Policy, Variant
 from web.i18n import _, referee_text
-from web.interfaces import MatchSettings
 from web.security import ADMIN_TOKEN, admin_required, admin_sessions, csrf_token
 from web.services import services
-from web.state import POLICIES, VARIANTS
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
-MAX_NAME = 40
-MAX_LENGTH = 64
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
 
@@ -49,7 +46,7 @@ def parse_match_settings(form: Mapping[str, str]) -> MatchSettings:
     """The new-match form as :class:`MatchSettings`; raises :class:`FormError` listing problems.
 
     >>> parse_match_settings({"player0": "Ada", "player1": "Boris", "length": "7",
-    ...     "policy": "teaching", "variant": "backgammon", "crawford": "on"})["length"]
+    ...     "policy": "teaching", "variant": "backgammon", "crawford": "on"}).length
     7
     """
     problems: list[str] = []
@@ -97,16 +94,17 @@ def parse_match_settings(form: Mapping[str, str]) -> MatchSettings:
         )
     if problems:
         raise FormError(problems)
-    return {
-        "players": players,
-        "length": length,
-        "crawford": _flag(form, "crawford") and length > 0,
-        "jacoby": _flag(form, "jacoby") and length == 0,
-        "beavers": _flag(form, "beavers") and length == 0,
-        "policy": policy,
-        "hints": _flag(form, "hints"),
-        "variant": variant,
-    }
+    # The form's choices, not the settings' defaults: a box left unticked is off.
+    return MatchSettings(
+        players=(players[0], players[1]),
+        length=length,
+        crawford=_flag(form, "crawford") and length > 0,
+        jacoby=_flag(form, "jacoby") and length == 0,
+        beavers=_flag(form, "beavers") and length == 0,
+        policy=cast(Policy, policy),
+        hints=_flag(form, "hints"),
+        variant=cast(Variant, variant),
+    )
 
 
 def parse_corners(form: Mapping[str, str]) -> list[tuple[float, float]]:
@@ -215,14 +213,14 @@ def new_match() -> BaseResponse | tuple[str, int]:
         settings = parse_match_settings(request.form)
     except FormError as error:
         return _dashboard(error.problems, request.form), 400
-    names = " – ".join(settings["players"])
+    names = " – ".join(settings.players)
     started = (
         _(
             "Started a %(length)s-point match: %(players)s.",
-            length=settings["length"],
+            length=settings.length,
             players=names,
         )
-        if settings["length"]
+        if settings.length
         else _("Started a money session: %(players)s.", players=names)
     )
     return _act(lambda: services().controls.new_match(settings), started)

@@ -81,11 +81,9 @@ class FakeControls:
     def new_match(self, settings: MatchSettings) -> None:
         self._record("new_match", settings)
         if self.hub is not None:
-            state = starting_state(
-                (settings["players"][0], settings["players"][1]), settings["length"]
-            )
+            state = starting_state(settings.players, settings.length)
             state["match"].update(
-                variant=settings["variant"], policy=settings["policy"], hints=settings["hints"]
+                variant=settings.variant, policy=settings.policy, hints=settings.hints
             )
             state["match"]["id"] = f"fake-{len(self.calls)}"
             self.hub.publish(state)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, TypedDict, runtime_checkable
 
+from sheshbesh.match import MatchSettings
 from web.hub import Listener, PanelEvent, PanelHub
 from web.state import State
 
@@ -33,19 +34,6 @@ __all__ = [
     "PanelHub",
     "StatePublisher",
 ]
-
-
-class MatchSettings(TypedDict):
-    """What the admin page asks for when it starts a match."""
-
-    players: list[str]  # [White's name, Black's name]
-    length: int  # 0 = money play
-    crawford: bool
-    jacoby: bool
-    beavers: bool
-    policy: str  # "teaching" | "tournament" | "condone"
-    hints: bool
-    variant: str  # "backgammon" | "sheshbesh"
 
 
 class MatchSummary(TypedDict):

@@ -40,20 +40,19 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from sheshbesh.locations import LOCATIONS
+from sheshbesh.match import COLOUR_NAMES, VARIANTS
 from web.errors import PanelStateError
 
 State = dict[str, Any]
 
-VARIANTS: Final[tuple[str, ...]] = ("backgammon", "sheshbesh")
-POLICIES: Final[tuple[str, ...]] = ("teaching", "tournament", "condone")
 MESSAGE_KINDS: Final[tuple[str, ...]] = ("illegal", "mismatch", "info", "cube")
 DEVICE_STATUSES: Final[tuple[str, ...]] = ("ok", "lost", "none")
 DELAY_KINDS: Final[tuple[str, ...]] = ("simple", "bronstein")
 ON_FLAG: Final[tuple[str, ...]] = ("flag", "lose")
 #: Seconds of reserve under which a clock is shown as running low.
 LOW_TIME_SECONDS: Final[int] = 60
-CUBE_ACTIONS: Final[tuple[str, ...]] = ("double", "take", "pass", "beaver")
-PLAYER_COLOURS: Final[tuple[str, str]] = ("White", "Black")
+#: The players' colours as the pages name them.
+PLAYER_COLOURS: Final[tuple[str, str]] = COLOUR_NAMES
 
 #: Starting position in the panel's form: White's checkers on White's 24, 13, 8, 6 points,
 #: Black's on the same points of Black's numbering (White's 1, 12, 17, 19).

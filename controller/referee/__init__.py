@@ -29,6 +29,7 @@ from controller.referee.messages import (
 )
 from controller.referee.reading import Board, Mismatch, read_board
 from controller.referee.referee import Referee
+from sheshbesh.match import MatchSettingsError
 
 __all__ = [
     "BUTTONS",
@@ -41,6 +42,7 @@ __all__ = [
     "Effect",
     "Input",
     "MatchSettings",
+    "MatchSettingsError",
     "Mismatch",
     "NewMatch",
     "ObservationSeen",

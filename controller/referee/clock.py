@@ -36,107 +36,42 @@ replays to exactly the same remaining times, and tests run instantly. Stdlib onl
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-RESERVE_KINDS: Final[tuple[str, ...]] = ("per-point", "fixed")
-DELAY_KINDS: Final[tuple[str, ...]] = ("simple", "bronstein")
-ON_FLAG: Final[tuple[str, ...]] = ("flag", "lose")
+from sheshbesh.match import (
+    DELAY_KINDS,
+    MAX_DELAY_SECONDS,
+    MAX_RESERVE_SECONDS,
+    ON_FLAG,
+    RESERVE_KINDS,
+    ClockSettings,
+    ClockSettingsError,
+)
+
+__all__ = [
+    "CLOCK_SOURCES",
+    "DELAY_KINDS",
+    "MAX_DELAY_SECONDS",
+    "MAX_RESERVE_SECONDS",
+    "ON_FLAG",
+    "RESERVE_KINDS",
+    "ClockSettings",
+    "ClockSettingsError",
+    "ClockState",
+    "PauseClock",
+    "clock_view",
+    "flag",
+    "pause",
+    "resume",
+    "settings_from_config",
+    "start_clock",
+    "switch",
+]
+
 #: Who may pause or resume the clock (recorded in the event): the panel's admin page (behind the
 #: PIN), the ``pause`` button on the board, or the program itself when it resumes after a restart.
 CLOCK_SOURCES: Final[tuple[str, ...]] = ("director", "button", "restart")
-#: Upper bounds that keep a typo from making a clock nobody can run out (or a negative one).
-MAX_RESERVE_SECONDS: Final[float] = 24 * 3600.0
-MAX_DELAY_SECONDS: Final[float] = 600.0
-
-
-class ClockSettingsError(ValueError):
-    """A clock setting that makes no sense; the message names it."""
-
-
-@dataclass(frozen=True, slots=True)
-class ClockSettings:
-    """How a match's clock runs. Raises :class:`ClockSettingsError` naming a bad setting.
-
-    ``reserve`` is ``"per-point"`` (``reserve_seconds`` for every point of the match length; a
-    money session counts as one point) or ``"fixed"`` (``reserve_seconds`` for the whole match).
-    ``on_flag`` is ``"flag"`` (the flag is recorded and shown; play goes on for the director to
-    decide) or ``"lose"`` (the flagged player loses the match on time; in a money session, which
-    has no match to lose, a flag is only recorded).
-
-    >>> ClockSettings().reserve_for(7)
-    840.0
-    """
-
-    reserve: str = "per-point"
-    reserve_seconds: float = 120.0
-    delay_seconds: float = 12.0
-    delay: str = "simple"
-    on_flag: str = "flag"
-
-    def __post_init__(self) -> None:
-        if self.reserve not in RESERVE_KINDS:
-            raise ClockSettingsError(
-                f"clock reserve {self.reserve!r} is not one of {', '.join(RESERVE_KINDS)}"
-            )
-        if self.delay not in DELAY_KINDS:
-            raise ClockSettingsError(
-                f"clock delay {self.delay!r} is not one of {', '.join(DELAY_KINDS)}"
-            )
-        if self.on_flag not in ON_FLAG:
-            raise ClockSettingsError(
-                f"clock on_flag {self.on_flag!r} is not one of {', '.join(ON_FLAG)}"
-            )
-        _seconds("reserve_seconds", self.reserve_seconds, MAX_RESERVE_SECONDS, positive=True)
-        _seconds("delay_seconds", self.delay_seconds, MAX_DELAY_SECONDS, positive=False)
-
-    def reserve_for(self, length: int) -> float:
-        """Each player's reserve for a match of ``length`` points (0: a money session)."""
-        if self.reserve == "fixed":
-            return float(self.reserve_seconds)
-        return float(self.reserve_seconds) * max(int(length), 1)
-
-    def to_data(self) -> dict[str, Any]:
-        """The settings as plain JSON (kept in the ``match_started`` event)."""
-        return {
-            "reserve": self.reserve,
-            "reserve_seconds": float(self.reserve_seconds),
-            "delay_seconds": float(self.delay_seconds),
-            "delay": self.delay,
-            "on_flag": self.on_flag,
-        }
-
-    @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> ClockSettings:
-        """Read :meth:`to_data` back; raises :class:`ClockSettingsError` naming what is wrong."""
-        if not isinstance(data, Mapping):
-            raise ClockSettingsError(f"clock settings must be a table, not {data!r}")
-        unknown = sorted(
-            set(data) - {"reserve", "reserve_seconds", "delay_seconds", "delay", "on_flag"}
-        )
-        if unknown:
-            raise ClockSettingsError(f"unknown clock setting(s): {', '.join(unknown)}")
-        defaults = cls()
-        return cls(
-            reserve=data.get("reserve", defaults.reserve),
-            reserve_seconds=data.get("reserve_seconds", defaults.reserve_seconds),
-            delay_seconds=data.get("delay_seconds", defaults.delay_seconds),
-            delay=data.get("delay", defaults.delay),
-            on_flag=data.get("on_flag", defaults.on_flag),
-        )
-
-
-def _seconds(name: str, value: Any, most: float, *, positive: bool) -> None:
-    number = isinstance(value, int | float) and not isinstance(value, bool)
-    if not number or not math.isfinite(value) or value < 0 or (positive and value == 0):
-        wanted = "more than 0" if positive else "0 or more"
-        raise ClockSettingsError(
-            f"clock {name} must be a number of seconds {wanted}, not {value!r}"
-        )
-    if value > most:
-        raise ClockSettingsError(f"clock {name} = {value!r} is more than {most:g} seconds")
 
 
 @dataclass(frozen=True, slots=True)

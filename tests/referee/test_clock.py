@@ -22,6 +22,7 @@ from controller.referee import (
     ClockSettingsError,
     Input,
     MatchSettings,
+    MatchSettingsError,
     NewMatch,
     PauseClock,
     Referee,
@@ -322,7 +323,7 @@ def test_clock_settings_refuse_nonsense_by_name() -> None:
         ClockSettings(delay_seconds=-1)
     with pytest.raises(ClockSettingsError, match="unknown clock setting"):
         ClockSettings.from_data({"increment": 5})
-    with pytest.raises(RefereeInputError, match="on_flag"):
+    with pytest.raises(MatchSettingsError, match="on_flag"):
         MatchSettings.from_data({"players": ["A", "B"], "length": 3, "clock": {"on_flag": "cry"}})
     assert ClockSettings(reserve="fixed", reserve_seconds=600).reserve_for(11) == 600.0
     assert ClockSettings().reserve_for(0) == 120.0  # a money session counts as one point

@@ -11,7 +11,7 @@ from referee_testkit import seen
 from controller.events import Event
 from controller.lights.scene import Scene
 from controller.record import Record, RecordError
-from controller.referee import MatchSettings, NewMatch, RefereeInputError
+from controller.referee import MatchSettings, MatchSettingsError, NewMatch
 from controller.rules import Dice, Play, Position
 from controller.runner import Runner
 from web.state import check_state
@@ -86,7 +86,7 @@ def test_a_failed_write_lights_nothing_and_rebuilds_the_referee(tmp_path: Path) 
 def test_admin_actions_for_the_panel() -> None:
     with Record(":memory:") as record:
         runner = Runner.resume(record, clock=lambda: 0.0)
-        with pytest.raises(RefereeInputError, match="policy"):
+        with pytest.raises(MatchSettingsError, match="policy"):
             runner.new_match({"players": ["A", "B"], "length": 3, "policy": "lenient"})
         runner.new_match({"players": ["A", "B"], "length": 3, "id": "m2", "policy": "condone"})
         runner.feed_all([seen(START, dice=(3, 1)), seen(OPENING, dice=(3, 1)), seen(OPENING)])

@@ -10,6 +10,7 @@ from conftest import PIN, csrf_of
 from flask import Flask
 from flask.testing import FlaskClient
 
+from sheshbesh.match import MatchSettings
 from web import create_app
 from web.admin import FormError, parse_corners, parse_match_settings
 from web.fakes import FakeControls
@@ -205,16 +206,16 @@ def test_new_match_reaches_the_controls_and_the_panel(
     assert controls.calls == [
         (
             "new_match",
-            {
-                "players": ["Ada", "Boris"],
-                "length": 7,
-                "crawford": True,
-                "jacoby": False,
-                "beavers": False,
-                "policy": "tournament",
-                "hints": True,
-                "variant": "backgammon",
-            },
+            MatchSettings(
+                ("Ada", "Boris"),
+                length=7,
+                crawford=True,
+                jacoby=False,
+                beavers=False,
+                policy="tournament",
+                hints=True,
+                variant="backgammon",
+            ),
         )
     ]
     assert "Started a 7-point match: Ada – Boris." in admin.get("/admin/").text
@@ -337,8 +338,8 @@ def test_parse_match_settings_money_rules_and_default_names() -> None:
             "beavers": "on",
         }
     )
-    assert settings["players"] == ["White", "Black"]
-    assert (settings["crawford"], settings["jacoby"], settings["beavers"]) == (False, True, True)
+    assert settings.players == ("White", "Black")
+    assert (settings.crawford, settings.jacoby, settings.beavers) == (False, True, True)
     with pytest.raises(FormError, match="longer than 40"):
         parse_match_settings(NEW_MATCH | {"player0": "x" * 41})
     with pytest.raises(ValueError, match="0 \\(money\\) to 64"):

@@ -14,6 +14,7 @@ import pytest
 from conftest import PIN, FakeClock
 
 from sheshbesh.locations import LOCATIONS
+from sheshbesh.match import MatchSettings
 from web import BackgroundServer, create_app
 from web.fakes import SYNTHETIC_CORNERS, FakeControls, MemoryMatchStore, synthetic_frame
 from web.hub import PanelHub
@@ -267,16 +268,16 @@ def test_admin_login_and_starting_a_match(
     assert controls.calls == [
         (
             "new_match",
-            {
-                "players": ["Carmen", "Dov"],
-                "length": 5,
-                "crawford": True,
-                "jacoby": False,
-                "beavers": False,
-                "policy": "tournament",
-                "hints": True,
-                "variant": "backgammon",
-            },
+            MatchSettings(
+                ("Carmen", "Dov"),
+                length=5,
+                crawford=True,
+                jacoby=False,
+                beavers=False,
+                policy="tournament",
+                hints=True,
+                variant="backgammon",
+            ),
         )
     ]
     _screenshot(page, "admin")
