@@ -100,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
             if labels.get("occluded"):
                 row["hands"] += 1
                 row["hands_refused"] += observation.state == "occluded"
+                if observation.state != "occluded" and shown < args.show:
+                    print(f"{label_file.name}: a hand over the field was not seen")
+                    shown += 1
                 continue
             # the cube (vision.cube): face and place, or none seen where there is none
             cube = observation.cube
@@ -118,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
                 read = sorted(d.pips for d in observation.dice if not d.cocked)
                 row["dice_right"] += read == wanted
             row["false_hands"] += observation.state == "occluded"
+            if observation.state == "occluded" and shown < args.show:
+                print(f"{label_file.name}: read as a hand over the field, with none there")
+                shown += 1
             truth = _truth(labels["locations"])
             seen = {
                 p: (observation.count(p, "white"), observation.count(p, "black"))
