@@ -23,9 +23,9 @@ def main() -> None:
     args = parser.parse_args()
     cv2.setNumThreads(1)
 
-    from controller.director import FAST_TIMING, direct_match
     from controller.matfile import read_mat
-    from controller.stage import Stage, calibrated_reader
+    from controller.sim.director import FAST_TIMING, direct_match
+    from controller.sim.stage import Stage, calibrated_reader
     from vision.reader import read_board
 
     root = Path(__file__).resolve().parents[1]

@@ -29,10 +29,10 @@ def main() -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 
-    from controller.demo import prepare
-    from controller.director import FAST_TIMING, direct_match
     from controller.matfile import read_mat
     from controller.record import Record
+    from controller.sim.demo import prepare
+    from controller.sim.director import FAST_TIMING, direct_match
     from web.hub import PanelHub
 
     root = Path(__file__).resolve().parents[1]

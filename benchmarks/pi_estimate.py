@@ -8,7 +8,7 @@ and is not timed):
   Module through picamera2 delivers pixels and skips this.
 * ``settle``: settle detection, run on every frame (:class:`vision.settle.SettleDetector`).
 * ``read``: reading the board (:func:`vision.reader.read_board`), run once per settled stretch,
-  not per frame (:class:`controller.vision_adapter.VisionReader`).
+  not per frame (:class:`controller.table.reader.VisionReader`).
 * ``rest``: the referee, the record (a real SQLite file), the fake LEDs and the panel's hub.
 
 How it is scaled: no Pi is at hand, so each figure is multiplied by the ratio of single-core
@@ -76,11 +76,11 @@ def timed(calls: list[float], function: Callable[..., Any]) -> Callable[..., Any
 
 def measure(shots: int, seed: int) -> Timings:
     """Plays the first ``shots`` shots of the demo match at 10 frames a second, timing each part."""
-    import controller.vision_adapter as adapter
-    from controller.demo import prepare
-    from controller.director import FAST_TIMING, direct_match
+    import controller.table.reader as adapter
     from controller.matfile import read_mat
     from controller.record import Record
+    from controller.sim.demo import prepare
+    from controller.sim.director import FAST_TIMING, direct_match
 
     root = Path(__file__).resolve().parents[1]
     match = read_mat((root / "controller" / "data" / "demo-3pt.mat").read_text())

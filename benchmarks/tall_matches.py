@@ -21,8 +21,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from controller.director import direct_match
 from controller.matfile import read_mat, replay_records
+from controller.sim.director import direct_match
 
 COMMANDS = """set seed {seed}
 set player 0 gnubg

@@ -4,8 +4,11 @@ Every module of the six packages is parsed (``ast``, nothing imported) into a gr
 between the project's modules. An import inside a function or under ``TYPE_CHECKING`` counts as an
 edge too, but only module-level imports run when a module is loaded, so cycles are judged twice:
 none at all at load time, and no deferred cycle beyond the few listed below with their reasons.
-The last test loads, in a fresh interpreter, every module ``sheshbesh run`` imports and checks that
-the simulation (renderer, director, match-file walkers, the demo) stays out of the live table.
+The last tests keep the simulation (``controller.sim``: director, stage, demo; the renderer, the
+match-file walkers) out of the live table (``controller.table`` and ``sheshbesh run``): read from the
+source, no import path leads from the live table into ``controller.sim``, only the commands that act a
+match out import it, and a fresh interpreter that loads every module ``sheshbesh run`` imports holds
+none of the simulation.
 
 Run ``python tests/test_layering.py`` to print the graph's figures and every cycle.
 """
@@ -53,18 +56,21 @@ LEAF_ROOMS = {
 #: event names and the LED scene's words, never the runner, the record, the table or the panel.
 REFEREE_MAY_IMPORT = {"controller.rules", "controller.events", "controller.lights"}
 
-#: The simulation: never loaded by the live table.
+#: The simulation: never loaded by the live table. ``controller.sim`` is the package; the renderer,
+#: the match-file walkers and the photoreal set are simulation too, though they live elsewhere.
 SIMULATION = (
-    "controller.demo",
-    "controller.director",
     "controller.matfile",
-    "controller.replay",
-    "controller.sheshbesh_demo",
-    "controller.stage",
+    "controller.sim",
     "synth",
     "vision.dice_devset",
     "vision.render",
 )
+
+#: The live table: ``sheshbesh run`` and the package it is assembled from.
+LIVE_TABLE = ("controller.table", "controller.commands.run")
+
+#: The only modules outside ``controller.sim`` that may import it: the commands that act a match out.
+SIMULATION_COMMANDS = {"controller.commands.demo", "controller.commands.replay"}
 
 
 @cache
@@ -185,6 +191,22 @@ def _room(module: str) -> str:
     return module.split(".")[0]
 
 
+def _inside(module: str, parts: Iterable[str]) -> bool:
+    return any(module == part or module.startswith(part + ".") for part in parts)
+
+
+def reached_from(roots: Iterable[str]) -> set[str]:
+    """Every module ``roots`` reach through imports, deferred ones included."""
+    seen: set[str] = set()
+    work = list(roots)
+    while work:
+        module = work.pop()
+        if module not in seen:
+            seen.add(module)
+            work.extend(imports(module, load_time_only=False))
+    return seen
+
+
 def test_the_graph_sees_the_project() -> None:
     # A parser that found nothing would pass every rule below.
     assert len(modules()) > 100
@@ -248,11 +270,34 @@ def test_the_referee_knows_nothing_of_the_table() -> None:
         assert wrong == [], f"{module} imports {wrong}"
 
 
+def test_the_live_table_never_imports_the_simulation_package() -> None:
+    # Read from the source, imports inside functions included: no path from the live table to
+    # controller.sim, however late it would be taken.
+    live = [module for module in modules() if _inside(module, LIVE_TABLE)]
+    assert "controller.table.table" in live and "controller.table.reader" in live
+    reached = reached_from(live)
+    wrong = sorted(module for module in reached if _inside(module, ("controller.sim",)))
+    assert wrong == [], f"the live table reaches the simulation: {wrong}"
+
+
+def test_only_the_acting_commands_import_the_simulation() -> None:
+    importers = {
+        module
+        for module in modules()
+        if not _inside(module, ("controller.sim",))
+        and any(
+            _inside(target, ("controller.sim",)) for target in imports(module, load_time_only=False)
+        )
+    }
+    assert "controller.commands.demo" in importers
+    assert importers <= SIMULATION_COMMANDS, sorted(importers - SIMULATION_COMMANDS)
+
+
 def test_the_live_table_never_loads_the_simulation() -> None:
     # Everything `sheshbesh run` imports, at module level or inside run(): load it all.
     run = "controller.commands.run"
     loaded = sorted({run, *imports(run, load_time_only=False)})
-    assert "controller.vision_adapter" in loaded and "controller.live_controls" in loaded
+    assert "controller.table.reader" in loaded and "controller.table.controls" in loaded
     script = (
         "import importlib, json, sys\n"
         f"for name in {loaded!r}:\n"
@@ -265,11 +310,7 @@ def test_the_live_table_never_loads_the_simulation() -> None:
     assert done.returncode == 0, done.stderr
     in_process = json.loads(done.stdout)
     assert "vision.reader" in in_process  # the live reader did load
-    simulation = sorted(
-        name
-        for name in in_process
-        if any(name == part or name.startswith(part + ".") for part in SIMULATION)
-    )
+    simulation = sorted(name for name in in_process if _inside(name, SIMULATION))
     assert simulation == [], f"the live table loads the simulation: {simulation}"
 
 

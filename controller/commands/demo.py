@@ -21,13 +21,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from controller.app import PanelStartError, StatusPanel, serve_panel, summary_of
 from controller.commands.arguments import port, port_problem, positive_number, whole_number
-from controller.director import DirectorError
 from controller.events import Event
 from controller.matfile import MAX_FILE_BYTES, MatFileError, decode_mat, read_mat
 from controller.network import options as room
 from controller.record import Record, RecordError
+from controller.sim.director import DirectorError
+from controller.table.table import PanelStartError, StatusPanel, serve_panel, summary_of
 
 log = logging.getLogger("sheshbesh")
 #: Bounds of the demo's pace: slower than a hundredth of real life never ends, faster than a
@@ -132,10 +132,10 @@ def _match_text(path: str | None) -> tuple[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     if args.variant == "sheshbesh":
-        from controller.sheshbesh_demo import run_variant
+        from controller.sim.sheshbesh_demo import run_variant
 
         return run_variant(args)
-    from controller.demo import play_match, prepare  # OpenCV loads only here
+    from controller.sim.demo import play_match, prepare  # OpenCV loads only here
 
     speed = _speed(args.speed)
     text, source = _match_text(args.match)

@@ -148,14 +148,14 @@ def run(args: argparse.Namespace) -> int:
     log.setLevel(logging.INFO)
 
     # Heavy imports only now: `sheshbesh run --help` stays fast.
-    from controller.app import PanelStartError, StatusPanel, Table, serve_panel, summary_of
     from controller.events import Event
     from controller.lights import LightsError, open_buttons, open_lights
     from controller.record import Record, RecordError
     from controller.referee import ButtonPressed
     from controller.referee.clock import settings_from_config
     from controller.runner import Runner, favour_the_referee
-    from controller.vision_adapter import VisionReader
+    from controller.table.reader import VisionReader
+    from controller.table.table import PanelStartError, StatusPanel, Table, serve_panel, summary_of
     from vision.errors import VisionError
     from vision.field_board import load_calibration
     from vision.sources import is_live, open_source
@@ -298,7 +298,7 @@ def run(args: argparse.Namespace) -> int:
 
     capture = None
     if args.capture:
-        from controller.app import DatasetCapture
+        from controller.table.table import DatasetCapture
 
         try:
             capture = DatasetCapture(args.capture)
@@ -314,7 +314,7 @@ def run(args: argparse.Namespace) -> int:
         capture=capture,
     )
     if hub is not None:
-        from controller.live_controls import LiveControls
+        from controller.table.controls import LiveControls
 
         controls = LiveControls(runner, table, calibration_path)
         try:

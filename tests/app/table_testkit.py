@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.director import Shot
+from controller.sim.director import Shot
 from sheshbesh.locations import LOCATIONS
 from sheshbesh.observation import CubeReading, DieReading, LocationCount, Observation
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from controller.commands.replay import replay_file
-from controller.director import DirectorError, check_match
 from controller.matfile import read_mat, replay_records
+from controller.sim.director import DirectorError, check_match
 from tests.shared_data import MATCHES_DIR
 
 ROOT = Path(__file__).resolve().parents[2]

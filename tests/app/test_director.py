@@ -4,15 +4,15 @@ from pathlib import Path
 
 import pytest
 
-from controller.director import (
+from controller.matfile import read_mat
+from controller.rules import game_result
+from controller.sim.director import (
     DirectorError,
     Timing,
     check_match,
     direct_match,
     final_positions,
 )
-from controller.matfile import read_mat
-from controller.rules import game_result
 from tests.shared_data import MATCHES_DIR
 
 MATCHES = sorted(MATCHES_DIR.glob("*.mat"))

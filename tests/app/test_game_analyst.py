@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from controller.app import Table
-from controller.director import FAST_TIMING, direct_match
 from controller.game_analyst import GameAnalyst
 from controller.matfile import read_mat
 from controller.record import Record
 from controller.referee import MatchSettings, NewMatch
 from controller.runner import Runner
+from controller.sim.director import FAST_TIMING, direct_match
+from controller.table.table import Table
 from tests.app.table_testkit import ScriptedReader, act_out
 
 MATCH = Path(__file__).resolve().parents[2] / "controller" / "data" / "demo-3pt.mat"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.demo import write_frames
 from controller.matfile import read_mat
 from controller.record import Record
+from controller.sim.demo import write_frames
 from vision.capture import load_dataset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,6 +71,6 @@ def test_run_referees_frames_and_resumes_after_a_restart(tmp_path: Path) -> None
 
 
 def _shot_captions(match: object) -> list[str]:
-    from controller.director import FAST_TIMING, direct_match
+    from controller.sim.director import FAST_TIMING, direct_match
 
     return [shot.caption for shot in direct_match(match, FAST_TIMING)]  # type: ignore[arg-type]

@@ -12,7 +12,7 @@ import pytest
 
 from controller.rules import Dice
 from controller.rules.sheshbesh import SheshBeshGame
-from controller.sheshbesh_demo import direct_game
+from controller.sim.sheshbesh_demo import direct_game
 
 ROOT = Path(__file__).resolve().parents[2]
 

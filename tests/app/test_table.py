@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from controller.app import Table, results_of, same_reading
-from controller.director import FAST_TIMING, direct_match
 from controller.matfile import read_mat, replay_records
 from controller.record import Record
 from controller.referee import MatchSettings, NewMatch
 from controller.runner import Runner
+from controller.sim.demo import results_of
+from controller.sim.director import FAST_TIMING, direct_match
+from controller.table.table import Table, same_reading
 from sheshbesh.observation import DieReading, LocationCount, Observation
 from tests.app.table_testkit import ScriptedReader, act_out
 from tests.shared_data import MATCHES_DIR

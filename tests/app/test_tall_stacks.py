@@ -1,7 +1,7 @@
 """Tall stacks from the renderer through vision to the referee's reading of the board.
 
 Real games pile 11 to 15 checkers on a point (a prime that collapses, a bear-in against a closed
-board), on the bar or in a tray. The demo's camera (:class:`controller.stage.Stage`) draws
+board), on the bar or in a tray. The demo's camera (:class:`controller.sim.stage.Stage`) draws
 them in layers; vision counts them, less sure where checkers hide each other; the referee's reading
 (:func:`controller.referee.reading.read_board`) turns the counts into both sides' checkers, using
 the fifteen a side to settle a count vision was unsure of.
@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.director import Shot, Table, direct_match
 from controller.matfile import read_mat
 from controller.referee.reading import Board, Mismatch, read_board
-from controller.stage import Stage, calibrated_reader
+from controller.sim.director import Shot, Table, direct_match
+from controller.sim.stage import Stage, calibrated_reader
 from sheshbesh.observation import LocationCount, Observation
 from tests.shared_data import MATCHES_DIR
 from vision.calibration import Calibration

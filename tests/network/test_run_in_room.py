@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.demo import write_frames
 from controller.matfile import read_mat
 from controller.network.hub import Hub
 from controller.network.mirror import Mirror
+from controller.sim.demo import write_frames
 from tests.network.roomkit import MOSQUITTO, Broker, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -49,8 +49,8 @@ def call(argv: Sequence[str], stdin: str = "") -> Outcome:
 @pytest.fixture(scope="session")
 def calibration(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A calibration file from one rendered frame (what ``sheshbesh run`` needs to start)."""
-    from controller.demo import write_frames
     from controller.matfile import read_mat
+    from controller.sim.demo import write_frames
 
     folder = tmp_path_factory.mktemp("frames")
     return write_frames(read_mat(MATCH.read_text()), folder, shots=slice(0, 1))

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from controller.app import Table
 from controller.runner import Runner
-from controller.vision_adapter import VisionReader, jpeg
+from controller.table.reader import VisionReader, jpeg
+from controller.table.table import Table
 
 
 class RunnerControls:

@@ -20,7 +20,6 @@ from typing import Any, Literal
 
 import numpy as np
 
-from controller.app import Table
 from controller.events import Event
 from controller.lights import FakeLights
 from controller.record import Record
@@ -29,7 +28,8 @@ from controller.referee.referee import doublets_counts
 from controller.rules import Dice
 from controller.rules.sheshbesh import SheshBeshGame
 from controller.runner import Runner
-from controller.stage import Image, Stage, calibrated_reader
+from controller.sim.stage import Image, Stage, calibrated_reader
+from controller.table.table import Table
 from vision.render import DieSpec, Scene, render
 
 Half = Literal["left", "right"]

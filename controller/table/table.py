@@ -109,25 +109,6 @@ class Table:
         return events
 
 
-def results_of(events: list[Event]) -> dict[str, Any]:
-    """The match's game results and final score, from its recorded events (the demo's last line)."""
-    games: list[dict[str, Any]] = []
-    score = [0, 0]
-    for event in events:
-        if event.type == "game_won":
-            games.append(
-                {
-                    "game": event.data.get("game"),
-                    "winner": event.data.get("winner"),
-                    "points": event.data.get("points"),
-                }
-            )
-            after = event.data.get("score")
-            if isinstance(after, list) and len(after) == 2:
-                score = [int(after[0]), int(after[1])]
-    return {"games": games, "score": score}
-
-
 def summary_of(snapshot: Mapping[str, Any]) -> str:
     """One progress line for the terminal from the panel snapshot."""
     match = snapshot.get("match") or {}

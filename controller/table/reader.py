@@ -1,8 +1,8 @@
 """Vision as the table uses it: settle detection around :func:`vision.reader.read_board`.
 
-:class:`VisionReader` is the :class:`controller.app.BoardReader` of ``run`` and ``demo``. The live
+:class:`VisionReader` is the :class:`controller.table.table.BoardReader` of ``run`` and ``demo``. The live
 table imports this module, so it imports nothing of the simulation: the demo's rendered camera is
-:mod:`controller.stage`.
+:mod:`controller.sim.stage`.
 """
 
 from __future__ import annotations

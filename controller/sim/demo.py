@@ -13,8 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.app import Table, results_of
-from controller.director import (
+from controller.events import Event
+from controller.lights import FakeLights
+from controller.matfile import MatchFile
+from controller.record import Record
+from controller.referee import ButtonPressed, MatchSettings, NewMatch
+from controller.runner import PanelSink, Runner
+from controller.sim.director import (
     FAST_TIMING,
     DirectorError,
     Shot,
@@ -22,13 +27,8 @@ from controller.director import (
     check_match,
     direct_match,
 )
-from controller.events import Event
-from controller.lights import FakeLights
-from controller.matfile import MatchFile
-from controller.record import Record
-from controller.referee import ButtonPressed, MatchSettings, NewMatch
-from controller.runner import PanelSink, Runner
-from controller.stage import DemoControls, Image, Stage, calibrated_reader
+from controller.sim.stage import DemoControls, Image, Stage, calibrated_reader
+from controller.table.table import Table
 from vision.render import SceneError
 
 
@@ -49,6 +49,25 @@ class DemoRun:
         return results_of(self.record.events(self.match_id))
 
 
+def results_of(events: list[Event]) -> dict[str, Any]:
+    """The match's game results and final score, from its recorded events (the demo's last line)."""
+    games: list[dict[str, Any]] = []
+    score = [0, 0]
+    for event in events:
+        if event.type == "game_won":
+            games.append(
+                {
+                    "game": event.data.get("game"),
+                    "winner": event.data.get("winner"),
+                    "points": event.data.get("points"),
+                }
+            )
+            after = event.data.get("score")
+            if isinstance(after, list) and len(after) == 2:
+                score = [int(after[0]), int(after[1])]
+    return {"games": games, "score": score}
+
+
 def prepare(
     match: MatchFile,
     record: Record,
@@ -63,7 +82,7 @@ def prepare(
     """Calibrate the demo's camera, open the referee on ``record`` and start the match (with
     ``settings`` when given, e.g. the room director's assignment; else the match file's own).
 
-    Raises :class:`controller.director.DirectorError` (naming the game, the move and the reason)
+    Raises :class:`controller.sim.director.DirectorError` (naming the game, the move and the reason)
     when a play or cube action of ``match`` cannot be acted out, before anything is recorded.
     """
     check_match(match)
