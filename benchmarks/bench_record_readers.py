@@ -139,7 +139,7 @@ def main() -> None:
         help="keep Python's 5 ms thread switch interval (run sets 0.5 ms: favour_the_referee)",
     )
     args = parser.parse_args()
-    from controller.runner import favour_the_referee
+    from controller.table.runner import favour_the_referee
     from web import BackgroundServer, create_app
 
     if not args.default_switching:

@@ -4,7 +4,7 @@
 module shows the same match to the real referee instead: for each entry of the file it builds the
 inputs a camera over a perfectly read board and the players' hands would give (the dice coming to
 rest, the position after the play, the dice picked up, the cube turned in the middle, taken to the
-taker's side or pushed back to the doubler's), feeds them through a :class:`~controller.runner.Runner`
+taker's side or pushed back to the doubler's), feeds them through a :class:`~controller.table.runner.Runner`
 writing to a :class:`~controller.record.Record`, and turns the recorded events back into the replay
 records. For a sound file the records are exactly :func:`~controller.matfile.replay_records`'s; a
 play or cube action the referee refuses is reported with the line of the file.
@@ -51,7 +51,7 @@ from controller.referee import (
 from controller.referee.turn import board_of
 from controller.rules import Dice, Play, Position, RulesError, Step
 from controller.rules.notation import parse_steps
-from controller.runner import Runner
+from controller.table.runner import Runner
 from sheshbesh.match import Policy
 from sheshbesh.observation import CubeReading, DieReading, LocationCount, Observation
 

@@ -463,7 +463,7 @@ if ((!dry_run)) && [[ -x $venv_dir/bin/python ]]; then
     # -I: check with the installed program, not with a controller/ folder in the current directory.
     "$venv_dir/bin/python" -I - "$config" <<'PYTHON' || die "fix $config and run install.sh again"
 import sys
-from controller.config import ConfigError, load_config
+from controller.table.config import ConfigError, load_config
 try:
     config = load_config(sys.argv[1])
 except ConfigError as error:

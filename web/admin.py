@@ -254,7 +254,7 @@ def undo() -> BaseResponse | tuple[str, int]:
 
 @runtime_checkable
 class ClockControls(Protocol):
-    """Controls of a table whose referee keeps a match clock (``controller.runner``)."""
+    """Controls of a table whose referee keeps a match clock (``controller.table.runner``)."""
 
     def pause_clock(self, paused: bool) -> None:
         """Pause (True) or resume (False) the match clock; refuses with ``ValueError``."""

@@ -12,9 +12,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from controller.config import RecordConfig
 from controller.matfile import MatchExportError, export_mat
 from controller.record import Record, RecordError
+from controller.table.config import RecordConfig
 
 FORMATS = ("mat",)
 

@@ -26,8 +26,8 @@ from controller.commands.arguments import (
     positive_number,
     whole_number,
 )
-from controller.config import Config, ConfigError, load_config
 from controller.network import options as room
+from controller.table.config import Config, ConfigError, load_config
 from sheshbesh.errors import SheshbeshError
 
 log = logging.getLogger("sheshbesh")
@@ -153,8 +153,8 @@ def run(args: argparse.Namespace) -> int:
     from controller.record import Record, RecordError
     from controller.referee import ButtonPressed
     from controller.referee.clock import settings_from_config
-    from controller.runner import Runner, favour_the_referee
     from controller.table.reader import VisionReader
+    from controller.table.runner import Runner, favour_the_referee
     from controller.table.table import PanelStartError, StatusPanel, Table, serve_panel, summary_of
     from vision.errors import VisionError
     from vision.field_board import load_calibration

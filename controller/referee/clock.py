@@ -228,7 +228,7 @@ class PauseClock:
 
 
 def settings_from_config(section: Any) -> ClockSettings | None:
-    """The config's ``[clock]`` section (``controller.config.ClockConfig``) as the settings new
+    """The config's ``[clock]`` section (``controller.table.config.ClockConfig``) as the settings new
     matches get, or None when the clock is off. Raises :class:`ClockSettingsError`."""
     if not section.enabled:
         return None

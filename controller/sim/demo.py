@@ -18,7 +18,6 @@ from controller.lights import FakeLights
 from controller.matfile import MatchFile
 from controller.record import Record
 from controller.referee import ButtonPressed, MatchSettings, NewMatch
-from controller.runner import PanelSink, Runner
 from controller.sim.director import (
     FAST_TIMING,
     DirectorError,
@@ -28,6 +27,7 @@ from controller.sim.director import (
     direct_match,
 )
 from controller.sim.stage import DemoControls, Image, Stage, calibrated_reader
+from controller.table.runner import PanelSink, Runner
 from controller.table.table import Table
 from vision.render import SceneError
 

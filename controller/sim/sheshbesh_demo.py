@@ -27,8 +27,8 @@ from controller.referee import MatchSettings, NewMatch
 from controller.referee.referee import doublets_counts
 from controller.rules import Dice
 from controller.rules.sheshbesh import SheshBeshGame
-from controller.runner import Runner
 from controller.sim.stage import Image, Stage, calibrated_reader
+from controller.table.runner import Runner
 from controller.table.table import Table
 from vision.render import DieSpec, Scene, render
 

@@ -10,10 +10,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from controller.runner import Runner
 from controller.sim.director import Shot
 from controller.table.controls import RunnerControls
 from controller.table.reader import Image, VisionReader, jpeg
+from controller.table.runner import Runner
 from vision.calibration import calibrate
 from vision.render import DieSpec, Scene, Style, random_style, render
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from controller.runner import Runner
 from controller.table.reader import VisionReader, jpeg
+from controller.table.runner import Runner
 from controller.table.table import Table
 
 

@@ -1,7 +1,7 @@
 """The whole table: frames in, a refereed, lit, recorded and published match out.
 
 :class:`Table` wires the pieces that the other packages provide: a frame source and a board reader
-(``vision``), the referee with its event log (:class:`controller.runner.Runner`), the lights, and the
+(``vision``), the referee with its event log (:class:`controller.table.runner.Runner`), the lights, and the
 panel's hub. ``sheshbesh run`` and ``sheshbesh demo`` both drive a :class:`Table`; they differ only in
 where frames come from (a camera, or the synthetic renderer acting out a recorded match).
 """
@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from controller.events import Event
 from controller.referee import ObservationSeen, Tick
-from controller.runner import Runner
+from controller.table.runner import Runner
 from sheshbesh.errors import SheshbeshError
 from sheshbesh.observation import Observation
 

@@ -16,7 +16,7 @@ from controller.events import Event
 from controller.matfile import read_mat
 from controller.record import AnalysisRecordError, Record, RecordError
 from controller.replay import referee_inputs, replay_through_referee
-from controller.runner import Runner
+from controller.table.runner import Runner
 
 ONE = MATCHES / "gnubg-selfplay-1pt-seed11.mat"
 FIVE = MATCHES / "gnubg-selfplay-5pt-seed777.mat"

@@ -10,8 +10,8 @@ import numpy as np
 from controller.matfile import read_mat
 from controller.record import Record
 from controller.referee import MatchSettings, NewMatch
-from controller.runner import Runner
 from controller.sim.director import FAST_TIMING, direct_match
+from controller.table.runner import Runner
 from controller.table.table import DatasetCapture, Table
 from sheshbesh.observation import Observation
 from tests.app.table_testkit import perfect_reading

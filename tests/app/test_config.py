@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import Config, ConfigError, config_from_dict, load_config, to_toml
+from controller.table.config import Config, ConfigError, config_from_dict, load_config, to_toml
 
 ROOT = Path(__file__).resolve().parents[2]
 

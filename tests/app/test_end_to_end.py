@@ -17,7 +17,7 @@ import pytest
 
 from controller.matfile import read_mat, replay_records
 from controller.record import Record
-from controller.runner import Runner
+from controller.table.runner import Runner
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCH = ROOT / "controller" / "data" / "demo-3pt.mat"

@@ -16,9 +16,9 @@ from controller.lights import FakeLights
 from controller.matfile import MatchFile, read_mat
 from controller.record import Record
 from controller.referee import ButtonPressed, MatchSettings, NewMatch
-from controller.runner import Runner
 from controller.sim.demo import results_of
 from controller.sim.director import FAST_TIMING, Shot, direct_match
+from controller.table.runner import Runner
 from controller.table.table import Table
 from tests.app.table_testkit import ScriptedReader
 

@@ -10,8 +10,8 @@ from controller.game_analyst import GameAnalyst
 from controller.matfile import read_mat
 from controller.record import Record
 from controller.referee import MatchSettings, NewMatch
-from controller.runner import Runner
 from controller.sim.director import FAST_TIMING, direct_match
+from controller.table.runner import Runner
 from controller.table.table import Table
 from tests.app.table_testkit import ScriptedReader, act_out
 

@@ -13,9 +13,9 @@ import pytest
 from controller.matfile import read_mat, replay_records
 from controller.record import Record
 from controller.referee import MatchSettings, NewMatch
-from controller.runner import Runner
 from controller.sim.demo import results_of
 from controller.sim.director import FAST_TIMING, direct_match
+from controller.table.runner import Runner
 from controller.table.table import Table, same_reading
 from sheshbesh.observation import DieReading, LocationCount, Observation
 from tests.app.table_testkit import ScriptedReader, act_out

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import load_config
 from controller.network.address import BrokerAddress
+from controller.table.config import load_config
 from tests.deploy.test_deploy_install import ROOT, files_under, install
 
 CA_TEXT = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import load_config
+from controller.table.config import load_config
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 SERVICE = DEPLOY / "sheshbesh.service"

@@ -23,7 +23,7 @@ from controller.matfile import read_mat, replay_records
 from controller.network.link import TableLink
 from controller.record import Record
 from controller.replay import referee_inputs
-from controller.runner import Runner
+from controller.table.runner import Runner
 
 MOSQUITTO = shutil.which("mosquitto") or (
     "/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None

@@ -32,7 +32,7 @@ from controller.referee import (
 )
 from controller.referee.clock import start_clock, switch
 from controller.rules import Play, Position
-from controller.runner import Runner
+from controller.table.runner import Runner
 
 
 class Script:
@@ -335,8 +335,8 @@ def test_time_never_runs_backwards_on_a_clock_that_jumps() -> None:
 
 
 def test_the_config_clock_section_is_checked_and_reaches_new_matches(tmp_path: Path) -> None:
-    from controller.config import ConfigError, config_from_dict
     from controller.referee.clock import settings_from_config
+    from controller.table.config import ConfigError, config_from_dict
 
     assert settings_from_config(config_from_dict({}).clock) is None  # off by default
     for bad, words in [

@@ -18,7 +18,7 @@ from controller.lights.pinmap import load_pinmap
 from controller.record import Record
 from controller.referee import ButtonPressed, ClockSettings, MatchSettings, NewMatch
 from controller.rules import Play, Position
-from controller.runner import Runner
+from controller.table.runner import Runner
 
 gpiozero = pytest.importorskip("gpiozero", reason="gpiozero is not installed")
 os.environ.setdefault("GPIOZERO_MOCK_REVISION", "c03111")  # a Raspberry Pi 4

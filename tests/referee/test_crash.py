@@ -23,7 +23,7 @@ from controller.events import Event
 from controller.matfile import read_mat
 from controller.record import Record
 from controller.referee import Input, RefereeInputError
-from controller.runner import Runner
+from controller.table.runner import Runner
 
 PATHS = match_paths()
 pytestmark = [

@@ -12,7 +12,7 @@ from referee_testkit import match_inputs, match_paths
 from controller.events import Event
 from controller.matfile import read_mat
 from controller.record import DuplicateEventError, Record, RecordCorruptError, RecordError
-from controller.runner import Runner
+from controller.table.runner import Runner
 
 
 def _started(match_id: str, players: tuple[str, str] = ("Alice", "Bob")) -> Event:

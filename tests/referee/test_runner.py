@@ -13,7 +13,7 @@ from controller.lights.scene import Scene
 from controller.record import Record, RecordError
 from controller.referee import MatchSettings, MatchSettingsError, NewMatch
 from controller.rules import Dice, Play, Position
-from controller.runner import Runner
+from controller.table.runner import Runner
 from web.state import check_state
 
 START = Position.initial()

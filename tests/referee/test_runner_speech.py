@@ -17,7 +17,7 @@ from referee_testkit import load_match, match_inputs, match_paths, observe
 from controller.record import Record
 from controller.referee import ButtonPressed, Input, MatchSettings, NewMatch, ObservationSeen
 from controller.rules import Position
-from controller.runner import Runner
+from controller.table.runner import Runner
 from sheshbesh.language import LanguageError, translations
 from sheshbesh.phrases import translate_sentence
 

@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.commands.legal import batch_line
-from controller.config import ConfigError, config_from_dict
 from controller.events import EVENT_TYPES, Event
 from controller.matfile import (
     MatchExportError,
@@ -22,6 +21,7 @@ from controller.matfile import (
     read_mat,
 )
 from controller.record import Record, RecordError
+from controller.table.config import ConfigError, config_from_dict
 from tests.robustness.conftest import MATCH
 
 GOOD_MAT = MATCH.read_text()

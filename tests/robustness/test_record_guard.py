@@ -13,7 +13,7 @@ import pytest
 from controller.events import Event
 from controller.record import Record, RecordCorruptError, RecordError, RecordInUseError
 from controller.referee import MatchSettings, NewMatch
-from controller.runner import Runner
+from controller.table.runner import Runner
 from tests.robustness.conftest import Outcome, call
 
 
