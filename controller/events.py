@@ -56,32 +56,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-EVENT_TYPES: Final[frozenset[str]] = frozenset(
-    {
-        "match_started",
-        "game_started",
-        "roll_off",
-        "dice_rolled",
-        "play",
-        "illegal_play",
-        "board_mismatch",
-        "board_restored",
-        "cube_offered",
-        "cube_taken",
-        "cube_passed",
-        "cube_beavered",
-        "cube_refused",
-        "resign_offered",
-        "resign_accepted",
-        "resign_refused",
-        "undo",
-        "game_won",
-        "match_won",
-        "clock_paused",
-        "clock_resumed",
-        "clock_flag",
-    }
-)
+from sheshbesh.events import EVENT_CLASSES, EventDataError, EventPayload, event_payload
+
+__all__ = ["EVENT_TYPES", "Event", "EventDataError", "EventPayload"]
+
+#: The event types, by name (each has its typed value in :mod:`sheshbesh.events`).
+EVENT_TYPES: Final[frozenset[str]] = frozenset(EVENT_CLASSES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +72,31 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)
     time: float = 0.0
     sequence: int = 0
+    _payload: EventPayload | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.type not in EVENT_TYPES:
             raise ValueError(f"unknown event type {self.type!r}")
+
+    @property
+    def payload(self) -> EventPayload:
+        """The data as its type's frozen dataclass, read on first use and kept: every reader of
+        this event (the fold, the export, the analysis) gets the same checked value.
+
+        Raises :class:`EventDataError` naming the key that does not fit.
+        """
+        if self._payload is None:
+            # The event is frozen; the typed value is a cache of ``data``, never a change of it.
+            object.__setattr__(self, "_payload", event_payload(self.type, self.data))
+        assert self._payload is not None
+        return self._payload
+
+    @classmethod
+    def of(cls, payload: EventPayload, time: float = 0.0, sequence: int = 0) -> Event:
+        """The event holding ``payload`` (its data written by ``to_dict``)."""
+        event = cls(payload.type, payload.to_dict(), time, sequence)
+        object.__setattr__(event, "_payload", payload)
+        return event
 
     def to_json(self) -> str:
         return json.dumps(

@@ -63,6 +63,20 @@ from controller.rules import (
 )
 from controller.rules.notation import parse_steps
 from sheshbesh.errors import SheshbeshError
+from sheshbesh.events import (
+    CubeBeavered,
+    CubeOffered,
+    CubePassed,
+    CubeTaken,
+    EventDataError,
+    EventPayload,
+    GameStarted,
+    GameWon,
+    MatchStarted,
+    ResignOffered,
+)
+from sheshbesh.events import Play as PlayRecorded
+from sheshbesh.events import Undo as Undone
 
 __all__ = [
     "ACTION_KINDS",
@@ -673,14 +687,24 @@ def _mat_steps(steps: Iterable[tuple[int, int, bool]]) -> str:
     )
 
 
-def _int_pair(value: object) -> tuple[int, int] | None:
-    if (
-        isinstance(value, list | tuple)
-        and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
-        return (int(value[0]), int(value[1]))
-    return None
+#: Events that are no part of a .mat file: a play event carries its dice; illegal plays are
+#: corrected or condoned as plays; refusals change nothing; the clock's events (pause, flag) are
+#: not part of the play.
+_NOT_PLAYED: Final = frozenset(
+    {
+        "roll_off",
+        "dice_rolled",
+        "illegal_play",
+        "board_mismatch",
+        "board_restored",
+        "cube_refused",
+        "resign_refused",
+        "match_won",
+        "clock_paused",
+        "clock_resumed",
+        "clock_flag",
+    }
+)
 
 
 class _EventReader:
@@ -708,121 +732,80 @@ class _EventReader:
         assert self.length is not None and self.players is not None
         return MatchFile(self.length, self.players, games)
 
-    def player(self, label: str, data: dict[str, Any]) -> int | None:
-        player = data.get("player")
-        if player not in (0, 1) or isinstance(player, bool):
-            self.problem(label, f"player must be 0 or 1, got {player!r}")
-            return None
-        return int(player)
-
     def read_event(self, sequence: int, label: str, event: Event) -> None:
-        data = event.data
-        kind = event.type
-        if kind == "match_started":
-            if self.length is not None:
-                self.problem(label, "a second match_started: export one match at a time")
-                return
-            players = data.get("players")
-            length = data.get("length", 0)
-            if (
-                not isinstance(players, list | tuple)
-                or len(players) != 2
-                or not all(isinstance(name, str) for name in players)
-            ):
-                self.problem(label, f"players must be two names, got {players!r}")
-                players = ("White", "Black")
-            if not isinstance(length, int) or isinstance(length, bool) or length < 0:
-                self.problem(label, f"length must be a whole number of points, got {length!r}")
-                length = 0
-            variant = data.get("variant", "backgammon")
-            self.variant = variant if isinstance(variant, str) else repr(variant)
-            if variant != "backgammon" and not self.any_variant:
-                self.problem(
-                    label, f"a {variant!r} match cannot be written as .mat: backgammon only"
-                )
-            self.players = (players[0], players[1])
-            self.length = length
+        if event.type in _NOT_PLAYED:
             return
-        if kind == "game_started":
-            number = data.get("game", len(self.games) + 1)
-            score = _int_pair(data.get("score", [0, 0]))
-            if score is None:
-                self.problem(label, f"score must be two numbers, got {data.get('score')!r}")
-                score = (0, 0)
-            if not isinstance(number, int) or number != len(self.games) + 1:
-                self.problem(label, f"game {number!r} out of order: expected {len(self.games) + 1}")
-                number = len(self.games) + 1
-            self.games.append(_PendingGame(number, score))
+        try:
+            payload = event.payload
+        except EventDataError as error:
+            self.problem(label, str(error))
+            if event.type == "match_started" and self.length is None:
+                self.players, self.length = ("White", "Black"), 0
+            elif event.type == "game_started":
+                self.games.append(_PendingGame(len(self.games) + 1, (0, 0)))
             return
-        if kind in ("roll_off", "dice_rolled", "illegal_play", "board_mismatch", "board_restored"):
-            return  # a play event carries its dice; illegal plays are corrected or condoned as plays
-        if kind in ("cube_refused", "resign_refused", "match_won") or kind.startswith("clock_"):
-            return  # the clock's events (pause, flag) are not part of the play
+        if isinstance(payload, MatchStarted):
+            self.read_start(label, payload)
+            return
+        if isinstance(payload, GameStarted):
+            self.read_game_start(label, payload)
+            return
         game = self.games[-1] if self.games else None
         if game is None:
             self.problem(label, "before any game_started event")
-            return
-        if game.winner is not None and kind != "undo":
+        elif game.winner is not None and not isinstance(payload, Undone):
             self.problem(label, f"game {game.number} is already over")
+        else:
+            self.read_action(sequence, label, game, payload)
+
+    def read_start(self, label: str, started: MatchStarted) -> None:
+        if self.length is not None:
+            self.problem(label, "a second match_started: export one match at a time")
             return
-        if kind == "undo":
-            target = data.get("to_sequence")
-            if not isinstance(target, int) or isinstance(target, bool):
-                self.problem(label, f"to_sequence must be an event number, got {target!r}")
-                return
+        settings = started.settings
+        self.variant = settings.variant
+        if settings.variant != "backgammon" and not self.any_variant:
+            self.problem(
+                label, f"a {settings.variant!r} match cannot be written as .mat: backgammon only"
+            )
+        self.players = settings.players
+        self.length = settings.length
+
+    def read_game_start(self, label: str, started: GameStarted) -> None:
+        number = started.game
+        if number != len(self.games) + 1:
+            self.problem(label, f"game {number!r} out of order: expected {len(self.games) + 1}")
+            number = len(self.games) + 1
+        self.games.append(_PendingGame(number, started.score or (0, 0)))
+
+    def read_action(
+        self, sequence: int, label: str, game: _PendingGame, payload: EventPayload
+    ) -> None:
+        if isinstance(payload, Undone):
+            target = payload.to_sequence
             game.actions = [(seq, action) for seq, action in game.actions if seq <= target]
-            return
-        if kind == "game_won":
-            winner = data.get("winner")
-            points = data.get("points")
-            if winner not in (0, 1) or not isinstance(points, int) or points < 1:
-                self.problem(
-                    label,
-                    f"needs winner 0 or 1 and points 1 or more, got {winner!r} and {points!r}",
-                )
-                return
-            game.winner, game.points = int(winner), points
-            if data.get("kind") in ("resign", "time"):  # no word for either: ends as resigned
-                resigner = game.resigner if game.resigner is not None else 1 - int(winner)
+        elif isinstance(payload, GameWon):
+            game.winner, game.points = payload.winner, payload.points
+            if payload.kind in ("resign", "time"):  # no word for either: ends as resigned
+                resigner = game.resigner if game.resigner is not None else 1 - payload.winner
                 game.actions.append((sequence, Action(resigner, "resign")))
-            return
-        player = self.player(label, data)
-        if player is None:
-            return
-        if kind == "play":
-            dice = _int_pair(data.get("dice"))
-            text = data.get("play", "")
-            if dice is None or not all(1 <= d <= 6 for d in dice) or not isinstance(text, str):
-                self.problem(
-                    label,
-                    f"needs dice (two numbers 1..6) and a play, got {data.get('dice')!r} and {text!r}",
-                )
-                return
-            game.actions.append((sequence, Action(player, "play", dice, text)))
-            result_id = data.get("result_id")
-            if data.get("condoned") and isinstance(result_id, str):
-                game.condoned[sequence] = result_id
-        elif kind in ("cube_offered", "cube_beavered"):
-            cube = data.get("cube")
-            if not isinstance(cube, int) or cube < 2 or cube & (cube - 1):
+        elif isinstance(payload, PlayRecorded):
+            game.actions.append(
+                (sequence, Action(payload.player, "play", payload.dice, payload.play))
+            )
+            if payload.condoned and payload.result_id is not None:
+                game.condoned[sequence] = payload.result_id
+        elif isinstance(payload, CubeOffered | CubeBeavered):
+            cube = payload.cube
+            if cube < 2 or cube & (cube - 1):
                 self.problem(label, f"cube must be a power of two, 2 or more, got {cube!r}")
                 return
-            game.actions.append(
-                (
-                    sequence,
-                    Action(player, "double" if kind == "cube_offered" else "beaver", cube=cube),
-                )
-            )
-        elif kind == "cube_taken":
-            game.actions.append((sequence, Action(player, "take")))
-        elif kind == "cube_passed":
-            game.actions.append((sequence, Action(player, "pass")))
-        elif kind == "resign_offered":
-            game.resigner = player
-        elif kind == "resign_accepted":
-            pass  # the game_won that follows carries the result
-        else:
-            self.problem(label, f"unknown event type {kind!r}")
+            game.actions.append((sequence, Action(payload.player, payload.action, cube=cube)))
+        elif isinstance(payload, CubeTaken | CubePassed):
+            game.actions.append((sequence, Action(payload.player, payload.action)))
+        elif isinstance(payload, ResignOffered):
+            game.resigner = payload.player
+        # resign_accepted: the game_won that follows carries the result
 
     def finish(self, game: _PendingGame) -> GameRecord:
         """Rewrite each play in gnubg's step form, checking it against the rules as we go."""

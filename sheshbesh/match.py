@@ -240,8 +240,8 @@ class MatchSettings:
     def from_data(cls, data: Mapping[str, Any]) -> MatchSettings:
         """Read ``match_started`` data (or the same keys from the panel or the room) back.
 
-        A missing key takes the class's default, except two that keep what a record without
-        them always meant: ``length`` (0, a money session) and ``jacoby`` (off).
+        A missing key takes the class's default, except ``length``: a record without one was
+        always read as a money session (0).
         Raises :class:`MatchSettingsError` naming what is malformed.
         """
         defaults = cls()
@@ -252,7 +252,7 @@ class MatchSettings:
                 players=(str(players[0]), str(players[1])),
                 length=int(data.get("length", 0)),
                 crawford=bool(data.get("crawford", defaults.crawford)),
-                jacoby=bool(data.get("jacoby", False)),
+                jacoby=None if "jacoby" not in data else bool(data["jacoby"]),
                 beavers=bool(data.get("beavers", defaults.beavers)),
                 variant=str(data.get("variant", defaults.variant)),  # type: ignore[arg-type]
                 policy=str(data.get("policy", defaults.policy)),  # type: ignore[arg-type]

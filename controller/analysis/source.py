@@ -24,6 +24,8 @@ from controller.events import Event
 from controller.matfile import MatchFile, read_mat
 from controller.rules.errors import RulesError
 from controller.rules.position import Play, Position
+from sheshbesh import events as typed
+from sheshbesh.match import MatchSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +185,28 @@ def turns_from_mat_text(
     return turns_from_mat(read_mat(text), name, jacoby, beavers)
 
 
+#: The event types that make or withdraw turns.
+_TURN_EVENTS = frozenset(
+    {
+        "match_started",
+        "game_started",
+        "cube_offered",
+        "cube_taken",
+        "cube_beavered",
+        "cube_passed",
+        "play",
+        "undo",
+    }
+)
+
+
+_RESPONSES: dict[str, Response] = {
+    "cube_taken": "take",
+    "cube_beavered": "beaver",
+    "cube_passed": "pass",
+}
+
+
 def turns_from_events(events: Sequence[Event], name: str = "") -> TurnSource:
     """Every turn of one match from the record's events (in sequence order).
 
@@ -192,7 +216,7 @@ def turns_from_events(events: Sequence[Event], name: str = "") -> TurnSource:
     """
     players: tuple[str, str] = ("White", "Black")
     length = 0
-    rules: dict[str, Any] = {}
+    settings = MatchSettings(length=0)
     recorded: list[tuple[int, Turn]] = []
     context: MatchContext | None = None
     game = 0
@@ -200,43 +224,40 @@ def turns_from_events(events: Sequence[Event], name: str = "") -> TurnSource:
     pending: dict[str, Any] | None = None
     last: Position | None = None
     for event in events:
-        data = event.data
         where = f"{name or 'record'} event {event.sequence} ({event.type})"
+        if event.type not in _TURN_EVENTS:
+            continue  # only these shape the turns; the rest need not even be read
         try:
-            if event.type == "match_started":
-                players = (str(data["players"][0]), str(data["players"][1]))
-                length = int(data.get("length", 0))
-                rules = data
-            elif event.type == "game_started":
-                game = int(data["game"])
+            payload = event.payload
+            if isinstance(payload, typed.MatchStarted):
+                settings = payload.settings
+                players, length = settings.players, settings.length
+            elif isinstance(payload, typed.GameStarted):
+                game = payload.game
                 move = 0
                 pending = None
                 last = None
-                score = data.get("score", [0, 0])
+                score = payload.score or (0, 0)
                 context = MatchContext(
                     length=length,
-                    score=(0, 0) if length == 0 else (int(score[0]), int(score[1])),
-                    crawford_game=bool(data.get("crawford_game", False)) and length > 0,
-                    jacoby=length == 0 and bool(rules.get("jacoby", True)),
-                    beavers=length == 0 and bool(rules.get("beavers", False)),
+                    score=(0, 0) if length == 0 else score,
+                    crawford_game=payload.is_crawford and length > 0,
+                    jacoby=settings.uses_jacoby,
+                    beavers=length == 0 and settings.beavers,
                 )
-            elif event.type == "cube_offered":
+            elif isinstance(payload, typed.CubeOffered):
                 if context is None:
                     raise AnalysisInputError(f"{where}: a double before any game started")
-                doubler = int(data["player"])
+                doubler = payload.player
                 if last is None:
                     raise AnalysisInputError(f"{where}: a double before the first play of the game")
                 at = last.swap() if last.turn != doubler else last
                 pending = {"player": doubler, "context": context, "position": at}
-            elif event.type in ("cube_taken", "cube_beavered", "cube_passed"):
+            elif isinstance(payload, typed.CubeTaken | typed.CubeBeavered | typed.CubePassed):
                 if context is None or pending is None:
                     raise AnalysisInputError(f"{where}: an answer without a double")
-                taker = int(data["player"])
-                response: Response = {
-                    "cube_taken": "take",
-                    "cube_beavered": "beaver",
-                    "cube_passed": "pass",
-                }[event.type]  # type: ignore[assignment]
+                taker = payload.player
+                response = _RESPONSES[payload.type]
                 pending["response"] = response
                 if response == "take":
                     context = context.after_take(taker)
@@ -261,13 +282,14 @@ def turns_from_events(events: Sequence[Event], name: str = "") -> TurnSource:
                         )
                     )
                     pending = None
-            elif event.type == "play":
+            elif isinstance(payload, typed.Play):
                 if context is None:
                     raise AnalysisInputError(f"{where}: a play before any game started")
-                player = int(data["player"])
-                dice = (int(data["dice"][0]), int(data["dice"][1]))
-                before = Position.from_position_id(str(data["position_id"]), player)
-                after = Position.from_position_id(str(data["result_id"]), player)
+                if payload.position_id is None or payload.result_id is None:
+                    raise AnalysisInputError(f"{where}: a play without its Position IDs")
+                player = payload.player
+                before = Position.from_position_id(payload.position_id, player)
+                after = Position.from_position_id(payload.result_id, player)
                 move += 1
                 turn_context = context if pending is None else pending["context"]
                 recorded.append(
@@ -282,17 +304,17 @@ def turns_from_events(events: Sequence[Event], name: str = "") -> TurnSource:
                             may_double=move > 1,
                             doubled=pending is not None,
                             response=None if pending is None else pending.get("response"),
-                            dice=dice,
+                            dice=payload.dice,
                             played=_sides(after),
-                            played_notation=str(data.get("play", "")),
-                            position_id=str(data["position_id"]),
+                            played_notation=payload.play,
+                            position_id=payload.position_id,
                         ),
                     )
                 )
                 pending = None
                 last = after
-            elif event.type == "undo":
-                back_to = int(data["to_sequence"])
+            elif isinstance(payload, typed.Undo):
+                back_to = payload.to_sequence
                 recorded = [(sequence, turn) for sequence, turn in recorded if sequence <= back_to]
                 pending = None
                 last = None

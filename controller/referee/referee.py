@@ -105,6 +105,30 @@ from controller.referee.state import GameState, PendingIllegal
 from controller.referee.turn import TurnPlays, board_of
 from controller.rules.position import Dice, Position
 from controller.rules.sheshbesh import SheshBeshAction, SheshBeshGame
+from sheshbesh.events import (
+    BoardMismatch,
+    BoardRestored,
+    ClockFlag,
+    ClockPaused,
+    ClockResumed,
+    CubeBeavered,
+    CubeOffered,
+    CubePassed,
+    CubeRefused,
+    CubeTaken,
+    DiceRolled,
+    GameStarted,
+    GameWon,
+    IllegalPlay,
+    MatchStarted,
+    MatchWon,
+    Play,
+    ResignAccepted,
+    ResignOffered,
+    ResignRefused,
+    RollOff,
+)
+from sheshbesh.events import Undo as Undone
 from sheshbesh.locations import LOCATIONS
 from sheshbesh.observation import CubeReading, DieReading, Observation
 
@@ -115,12 +139,6 @@ HALVES = ("right", "left")
 RESIGN_WORDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 
 Clock = Callable[[], float]
-_CUBE_ACTIONS = {
-    "cube_offered": "double",
-    "cube_taken": "take",
-    "cube_passed": "pass",
-    "cube_beavered": "beaver",
-}
 
 
 class Referee:
@@ -235,163 +253,49 @@ class Referee:
 
     def _fold(self, event: Event) -> None:
         """Change the state as ``event`` says; the only place the recorded state changes."""
-        data = event.data
         game = self.game
-        kind = event.type
-        if kind == "match_started":
-            self.settings = MatchSettings.from_data(data)
-            self.match_id = str(data["id"])
-            self.score = [0, 0]
-            self.games = []
-            self.crawford_done = False
-            self.winner = None
-            self.game = GameState()
-            self._checkpoints = []
-            clock = self.settings.clock
-            self.timer = (
-                None if clock is None else start_clock(clock, self.settings.length, event.time)
-            )
-        elif kind == "game_started":
-            crawford = bool(data.get("crawford_game", False))
-            self.crawford_done = self.crawford_done or crawford
-            self.score = [int(v) for v in data.get("score", self.score)]
-            self.game = GameState(
-                number=int(data["game"]), phase="roll_off", crawford_game=crawford
-            )
-            self._checkpoints = []
-        elif kind == "roll_off":
-            first = data.get("first")
-            dice = (int(data["dice"][0]), int(data["dice"][1]))
-            if first is None:
-                self.game = replace(game, stale_dice=dice)
-            else:
-                rolled = (max(dice), min(dice))
-                if self._variant == "sheshbesh":
-                    doublets = SheshBeshGame.initial(int(first))
-                    self.game = replace(
-                        game,
-                        position=doublets.to_position(),
-                        doublets=doublets,
-                        phase="rolling",
-                        stale_dice=dice,
-                    )
-                else:
-                    start = Position.initial(turn=int(first))
-                    self.game = replace(game, position=start, phase="moving", dice=rolled)
-        elif kind == "dice_rolled":
-            dice = (int(data["dice"][0]), int(data["dice"][1]))
-            self.game = replace(game, phase="moving", dice=dice, refused=None, stale_dice=None)
-        elif kind == "play":
-            self.game = self._fold_play(game, data)
-        elif kind == "illegal_play":
-            if "result_id" in data:
-                board = board_of(Position.from_position_id(data["result_id"], int(data["player"])))
-            else:
-                board = Board.from_counts({k: (v[0], v[1]) for k, v in data["counts"].items()})
-            pending = PendingIllegal(
-                int(data["player"]),
-                (int(data["dice"][0]), int(data["dice"][1])),
-                board,
-                str(data["reason"]),
-                tuple(data.get("locations", ())),
-            )
-            teaching = self._policy == "teaching" and self._variant == "backgammon"
-            restore = board_of(game.position) if teaching else None
-            self.game = replace(
-                game,
-                phase="illegal",
-                illegal=pending,
-                restore_to=restore,
-                stale_dice=pending.dice if data.get("dice_left") else game.stale_dice,
-            )
-        elif kind == "board_mismatch":
-            self.game = replace(game, mismatch=str(data["reason"]))
-        elif kind == "board_restored":
-            if game.restore_to is not None and game.phase == "illegal":
+        payload = event.payload
+        match payload:
+            case MatchStarted():
+                self._fold_match_started(payload, event.time)
+            case GameStarted():
+                self._fold_game_started(payload)
+            case RollOff():
+                self.game = self._fold_roll_off(game, payload)
+            case DiceRolled():
                 self.game = replace(
-                    game, mismatch=None, restore_to=None, phase="moving", illegal=None
+                    game, phase="moving", dice=payload.dice, refused=None, stale_dice=None
                 )
-            elif game.restore_to is not None:
-                self.game = replace(game, mismatch=None, restore_to=None)
-            elif (
-                game.phase == "illegal"
-                and data.get("position_id") == game.position.to_position_id()
-            ):
-                self.game = replace(game, mismatch=None, phase="moving", illegal=None)
-            else:
-                self.game = replace(game, mismatch=None)
-        elif kind == "cube_offered":
-            self.game = replace(
-                game,
-                phase="cube_offered",
-                offered_by=int(data["player"]),
-                offered_cube=int(data["cube"]),
-                refused=None,
-            )
-        elif kind == "cube_taken" or kind == "cube_beavered":
-            self.game = replace(
-                game,
-                phase="rolling",
-                cube=int(data["cube"]),
-                cube_owner=int(data["player"]),
-                offered_by=None,
-                offered_cube=0,
-            )
-        elif kind == "cube_passed":
-            doubler = 1 - int(data["player"])
-            self.game = replace(
-                game, phase="won", won=(doubler, int(data["cube"]), "pass"), offered_by=None
-            )
-        elif kind == "cube_refused":
-            self.game = replace(game, refused=(int(data["player"]), str(data.get("action", ""))))
-        elif kind == "resign_offered":
-            self.game = replace(
-                game,
-                phase="resign_offered",
-                resign=(int(data["player"]), int(data["points"])),
-                before_resign=game.phase,
-            )
-        elif kind == "resign_accepted":
-            if game.resign is None:
-                raise ValueError("a resignation was accepted that was never offered")
-            resigner, level = game.resign
-            points = resignation_points(resigner, level, self._match_state())
-            self.game = replace(game, phase="won", won=(1 - resigner, points, "resign"))
-        elif kind == "resign_refused":
-            self.game = replace(game, phase=game.before_resign, resign=None)
-        elif kind == "undo":
-            target = int(data["to_sequence"])
-            for sequence, state in self._checkpoints:
-                if sequence == target:
-                    restored = replace(state, restore_to=board_of(state.position), mismatch=None)
-                    self.game = restored
-                    self._checkpoints = [c for c in self._checkpoints if c[0] <= target]
-                    break
-            else:
-                raise ReplayError(f"undo to event {target}, which is not in the current game")
-        elif kind == "game_won":
-            self.score = [int(v) for v in data["score"]]
-            self.games.append(
-                {
-                    "game": int(data["game"]),
-                    "winner": int(data["winner"]),
-                    "points": int(data["points"]),
-                    "kind": str(data.get("kind", "single")),
-                    "score": list(self.score),
-                }
-            )
-            self.game = replace(game, phase="game_over", won=None)
-        elif kind == "match_won":
-            self.winner = int(data["winner"])
-            self.game = replace(self.game, phase="match_over")
-        if kind in _CUBE_ACTIONS:
-            action = {
-                "game": self.game.number,
-                "player": int(data["player"]),
-                "action": _CUBE_ACTIONS[kind],
-                "cube": int(data["cube"]),
-            }
-            self.game = replace(self.game, moves=(*self.game.moves, action))
+            case Play():
+                self.game = self._fold_play(game, payload)
+            case IllegalPlay():
+                self.game = self._fold_illegal(game, payload)
+            case BoardMismatch():
+                self.game = replace(game, mismatch=payload.reason)
+            case BoardRestored():
+                self.game = _fold_restored(game, payload)
+            case CubeOffered() | CubeTaken() | CubeBeavered() | CubePassed():
+                self.game = _fold_cube(game, payload)
+            case CubeRefused():
+                self.game = replace(game, refused=(payload.player, payload.action or ""))
+            case ResignOffered():
+                self.game = replace(
+                    game,
+                    phase="resign_offered",
+                    resign=(payload.player, payload.points),
+                    before_resign=game.phase,
+                )
+            case ResignAccepted():
+                self.game = self._fold_resign_accepted(game)
+            case ResignRefused():
+                self.game = replace(game, phase=game.before_resign, resign=None)
+            case Undone():
+                self._fold_undo(payload.to_sequence)
+            case GameWon():
+                self._fold_game_won(game, payload)
+            case MatchWon():
+                self.winner = payload.winner
+                self.game = replace(self.game, phase="match_over")
         self._checkpoints.append((event.sequence, self.game))
         if self.game.position != game.position or self.game.dice != game.dice:
             self._turn_cache = None
@@ -400,17 +304,104 @@ class Referee:
         if self.timer is not None:
             self.timer = self._clock_after(self.timer, event)
 
+    def _fold_match_started(self, started: MatchStarted, time: float) -> None:
+        if started.match_id is None:
+            raise ValueError("match_started: id is missing")
+        self.settings = started.settings
+        self.match_id = started.match_id
+        self.score = [0, 0]
+        self.games = []
+        self.crawford_done = False
+        self.winner = None
+        self.game = GameState()
+        self._checkpoints = []
+        clock = self.settings.clock
+        self.timer = None if clock is None else start_clock(clock, self.settings.length, time)
+
+    def _fold_game_started(self, started: GameStarted) -> None:
+        crawford = started.is_crawford
+        self.crawford_done = self.crawford_done or crawford
+        if started.score is not None:
+            self.score = list(started.score)
+        self.game = GameState(number=started.game, phase="roll_off", crawford_game=crawford)
+        self._checkpoints = []
+
+    def _fold_roll_off(self, game: GameState, roll_off: RollOff) -> GameState:
+        dice, first = roll_off.dice, roll_off.first
+        if first is None:
+            return replace(game, stale_dice=dice)
+        if self._variant == "sheshbesh":
+            doublets = SheshBeshGame.initial(first)
+            return replace(
+                game,
+                position=doublets.to_position(),
+                doublets=doublets,
+                phase="rolling",
+                stale_dice=dice,
+            )
+        start = Position.initial(turn=first)
+        return replace(game, position=start, phase="moving", dice=(max(dice), min(dice)))
+
+    def _fold_illegal(self, game: GameState, illegal: IllegalPlay) -> GameState:
+        if illegal.result_id is not None:
+            board = board_of(Position.from_position_id(illegal.result_id, illegal.player))
+        elif illegal.counts is not None:
+            board = Board.from_counts(illegal.counts)
+        else:
+            raise ValueError("illegal_play: neither result_id nor counts")
+        pending = PendingIllegal(
+            illegal.player, illegal.dice, board, illegal.reason, illegal.locations or ()
+        )
+        teaching = self._policy == "teaching" and self._variant == "backgammon"
+        return replace(
+            game,
+            phase="illegal",
+            illegal=pending,
+            restore_to=board_of(game.position) if teaching else None,
+            stale_dice=pending.dice if illegal.dice_left else game.stale_dice,
+        )
+
+    def _fold_resign_accepted(self, game: GameState) -> GameState:
+        if game.resign is None:
+            raise ValueError("a resignation was accepted that was never offered")
+        resigner, level = game.resign
+        points = resignation_points(resigner, level, self._match_state())
+        return replace(game, phase="won", won=(1 - resigner, points, "resign"))
+
+    def _fold_undo(self, target: int) -> None:
+        for sequence, state in self._checkpoints:
+            if sequence == target:
+                self.game = replace(state, restore_to=board_of(state.position), mismatch=None)
+                self._checkpoints = [c for c in self._checkpoints if c[0] <= target]
+                return
+        raise ReplayError(f"undo to event {target}, which is not in the current game")
+
+    def _fold_game_won(self, game: GameState, won: GameWon) -> None:
+        if won.score is None:
+            raise ValueError("game_won: score is missing")
+        self.score = list(won.score)
+        self.games.append(
+            {
+                "game": won.game,
+                "winner": won.winner,
+                "points": won.points,
+                "kind": won.how,
+                "score": list(self.score),
+            }
+        )
+        self.game = replace(game, phase="game_over", won=None)
+
     # -- the match clock ------------------------------------------------------------------------
 
     def _clock_after(self, timer: ClockState, event: Event) -> ClockState:
         """The clock after ``event`` (already folded into the game): whose time runs now."""
-        kind, when = event.type, event.time
-        if kind == "clock_paused":
+        payload, when = event.payload, event.time
+        if isinstance(payload, ClockPaused):
             timer = pause(timer, when)
-        elif kind == "clock_resumed":
+        elif isinstance(payload, ClockResumed):
             timer = resume(timer, when)
-        elif kind == "clock_flag":
-            timer = flag(timer, int(event.data["player"]), when)
+        elif isinstance(payload, ClockFlag):
+            timer = flag(timer, payload.player, when)
         return switch(timer, self._clock_actor(), when)
 
     def _clock_actor(self) -> int | None:
@@ -477,22 +468,23 @@ class Referee:
         self._emit("clock_paused" if paused else "clock_resumed", {"by": by})
         self._say("Clock paused" if paused else "Clock running")
 
-    def _fold_play(self, game: GameState, data: Mapping[str, Any]) -> GameState:
-        player = int(data["player"])
-        dice = (int(data["dice"][0]), int(data["dice"][1]))
+    def _fold_play(self, game: GameState, play: Play) -> GameState:
+        player, dice = play.player, play.dice
         doublets = game.doublets
         if doublets is not None:
             doublets = doublets.play(Dice(*dice)).after
             following = doublets.to_position()
+        elif play.result_id is None:
+            raise ValueError("play: result_id is missing")
         else:
-            following = Position.from_position_id(str(data["result_id"]), player).swap()
-        entry = {"game": game.number, "player": player, "dice": list(dice), "play": data["play"]}
+            following = Position.from_position_id(play.result_id, player).swap()
+        entry = {"game": game.number, "player": player, "dice": list(dice), "play": play.play}
         last = {
             "player": player,
             "dice": list(dice),
-            "play": data["play"],
-            "from": list(data.get("from", [])),
-            "to": list(data.get("to", [])),
+            "play": play.play,
+            "from": list(play.moved_from or ()),
+            "to": list(play.moved_to or ()),
         }
         return replace(
             game,
@@ -502,7 +494,7 @@ class Referee:
             illegal=None,
             restore_to=None,
             refused=None,
-            stale_dice=dice if data.get("dice_left") else None,
+            stale_dice=dice if play.dice_left else None,
             moves=(*game.moves, entry),
             last_play=last,
             doublets=doublets,
@@ -1312,6 +1304,45 @@ class Referee:
             clock["lost_on_time"] = None if lost is None else 1 - lost
             snapshot["clock"] = clock
         return snapshot
+
+
+def _fold_restored(game: GameState, restored: BoardRestored) -> GameState:
+    """The board is as it should be again: what that puts right depends on what was wrong."""
+    if game.restore_to is not None and game.phase == "illegal":
+        return replace(game, mismatch=None, restore_to=None, phase="moving", illegal=None)
+    if game.restore_to is not None:
+        return replace(game, mismatch=None, restore_to=None)
+    if game.phase == "illegal" and restored.position_id == game.position.to_position_id():
+        return replace(game, mismatch=None, phase="moving", illegal=None)
+    return replace(game, mismatch=None)
+
+
+def _fold_cube(
+    game: GameState, cube: CubeOffered | CubeTaken | CubeBeavered | CubePassed
+) -> GameState:
+    """A cube action, and its line in the game's moves."""
+    if isinstance(cube, CubeOffered):
+        game = replace(
+            game,
+            phase="cube_offered",
+            offered_by=cube.player,
+            offered_cube=cube.cube,
+            refused=None,
+        )
+    elif isinstance(cube, CubePassed):
+        doubler = 1 - cube.player
+        game = replace(game, phase="won", won=(doubler, cube.cube, "pass"), offered_by=None)
+    else:
+        game = replace(
+            game,
+            phase="rolling",
+            cube=cube.cube,
+            cube_owner=cube.player,
+            offered_by=None,
+            offered_cube=0,
+        )
+    action = {"game": game.number, "player": cube.player, "action": cube.action, "cube": cube.cube}
+    return replace(game, moves=(*game.moves, action))
 
 
 def _dice_of(observation: Observation) -> tuple[tuple[int, int] | None, bool]:

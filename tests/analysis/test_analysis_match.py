@@ -114,13 +114,16 @@ def test_an_undo_withdraws_the_turns_after_it() -> None:
 
 
 def test_a_broken_event_stream_is_refused() -> None:
-    play = Event("play", {"player": 0, "dice": [3, 1]}, sequence=5)
+    play = Event("play", {"player": 0, "dice": [3, 1], "play": "8/5 6/5"}, sequence=5)
     with pytest.raises(AnalysisInputError, match=r"event 5 \(play\): a play before any game"):
         turns_from_events([play])
     started = Event("game_started", {"game": 1, "score": [0, 0]}, sequence=1)
-    bad = Event("play", {"player": 0, "dice": [3, 1]}, sequence=2)
-    with pytest.raises(AnalysisInputError, match=r"event 2 \(play\): 'position_id'"):
+    bad = Event("play", {"player": 0, "dice": [3, 1], "play": "8/5 6/5"}, sequence=2)
+    with pytest.raises(AnalysisInputError, match=r"event 2 \(play\): a play without its Position"):
         turns_from_events([started, bad])
+    unread = Event("play", {"player": 2, "dice": [3, 1], "play": "8/5 6/5"}, sequence=3)
+    with pytest.raises(AnalysisInputError, match=r"event 3 \(play\): play: player must be 0 or 1"):
+        turns_from_events([started, unread])
 
 
 def _analysed(turns: Sequence[Turn], analyser: FakeAnalyser | None = None) -> MatchAnalysis:

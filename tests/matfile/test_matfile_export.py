@@ -155,7 +155,7 @@ def test_condoned_illegal_play_is_kept_as_played() -> None:
         ),
         (
             [*_start(), Event("play", {"player": 0, "dice": [3, 9], "play": "8/5 6/5"})],
-            "event 3 (play): needs dice (two numbers 1..6)",
+            "event 3 (play): play: dice must be two dice, 1 to 6, not [3, 9]",
         ),
         (
             [*_start(), Event("cube_offered", {"player": 0, "cube": 3})],
