@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 import cv2
@@ -100,6 +101,17 @@ _HERSHEY = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class FieldCube:
+    """A cube read on the field: the reading, where its face was read (field pixels), and
+    whether a number was read there (an emblem is only something clearly on the bar's middle)."""
+
+    reading: CubeReading
+    x: float
+    y: float
+    numbered: bool
+
+
 def read_field_cube(
     image: Image, field: Field, checkers: Sequence[tuple[float, float, float]] = ()
 ) -> CubeReading | None:
@@ -109,6 +121,14 @@ def read_field_cube(
     the points are not taken for the cube. The confidence is how well the face matched its
     number (0.5 for an emblem).
     """
+    found = locate_field_cube(image, field, checkers)
+    return None if found is None else found.reading
+
+
+def locate_field_cube(
+    image: Image, field: Field, checkers: Sequence[tuple[float, float, float]] = ()
+) -> FieldCube | None:
+    """:func:`read_field_cube`, with where the face was read."""
     best: tuple[float, int | None, float, float, float] | None = None
     candidates = find_cube(image, field, checkers)
     places = list(candidates)
@@ -135,8 +155,12 @@ def read_field_cube(
         if not middle:
             return None
         place, value, match = "middle", 64, 0.5
+        x, y = middle[0][0], middle[0][1]
+        numbered = False
+    else:
+        numbered = True
     confidence = float(np.clip(match, 0.0, 1.0))
-    return CubeReading(value, place, round(confidence, 4))
+    return FieldCube(CubeReading(value, place, round(confidence, 4)), x, y, numbered)
 
 
 def cube_place(field: Field, x: float, y: float) -> str:

@@ -37,7 +37,7 @@ import numpy.typing as npt
 from sheshbesh.locations import LOCATIONS, POINT_LOCATIONS
 from sheshbesh.observation import DieReading, FrameState, LocationCount, Observation
 from vision.calibration import Calibration, decode_reference, encode_reference
-from vision.cube import read_field_cube
+from vision.cube import FieldCube, locate_field_cube
 from vision.dice import read_dice
 from vision.errors import CalibrationError
 from vision.field import Field, locate_field, resize_matrix
@@ -59,6 +59,11 @@ FloatArray = npt.NDArray[np.float64]
 CHECKERS_PER_SIDE = 15
 #: the least confidence of a cube's face (other than a centred 64) that a reading reports
 CUBE_SURE = 0.6
+#: where the cube and a checker are seen in one place on the bar: the least share of directions
+#: whose strongest edge lies at one radius, for a checker's rim
+CHECKER_RIM = 0.6
+#: the most four-fold wobble of a checker's rim, as a share of its radius (a square's is 0.17)
+CHECKER_ROUND = 0.01
 METHOD = "field-corners"
 
 
@@ -439,12 +444,9 @@ def read_field(
     settings = settings or RingSettings()
     top = calibration.field.rectify(image)
     evidence = find_checkers(top, calibration.field, settings, _voucher(top, calibration))
-    observation = _observation(evidence, calibration, settings, frame=frame, time=time)
-    observation = replace(
-        observation, dice=field_dice(top, calibration.field, evidence, calibration.empty)
-    )
     checkers = [(c.x, c.y, c.radius) for c in _all_checkers(evidence)]
-    cube = read_field_cube(image, calibration.field, checkers)
+    found = locate_field_cube(image, calibration.field, checkers)
+    cube = None if found is None else found.reading
     # the referee acts on a cube it sees turned or moved (an offer, a take, a pass): a face read
     # doubtfully is reported as no cube seen; a centred 64 (the emblem) starts nothing
     if (
@@ -453,7 +455,14 @@ def read_field(
         and (cube.value, cube.place) != (64, "middle")
     ):
         cube = None
-    observation = replace(observation, cube=cube)
+    if found is not None and cube is not None:
+        evidence.checkers["bar"] = _not_the_cube(top, evidence.checkers.get("bar", []), found)
+    observation = _observation(evidence, calibration, settings, frame=frame, time=time)
+    observation = replace(
+        observation,
+        dice=field_dice(top, calibration.field, evidence, calibration.empty),
+        cube=cube,
+    )
     if calibration.empty is not None:
         foreign = foreign_area(
             top,
@@ -468,6 +477,34 @@ def read_field(
         if foreign >= settings.hand_area:
             observation = replace(observation, state="occluded")
     return observation
+
+
+def _not_the_cube(top: Image, bar: Sequence[Checker], cube: FieldCube) -> list[Checker]:
+    """The bar's checkers less the one the cube was read at: one thing lies in one place.
+
+    The checker finder may take the cube for a checker (its rounded corners ring a little); the
+    cube reader may take a checker for a cube with an emblem (something in the bar's middle with
+    no number on it). Where both saw one thing, it is a checker if its rim is a checker's: at
+    one radius all round (:data:`CHECKER_RIM`) or with no square's corners in it
+    (:data:`CHECKER_ROUND`); else it is the cube.
+    """
+    kept = []
+    for checker in bar:
+        radius = checker.radius
+        if math.hypot(checker.x - cube.x, checker.y - cube.y) > radius:
+            kept.append(checker)
+            continue
+        reach = round(1.6 * radius)
+        x0, y0 = max(0, round(checker.x) - reach), max(0, round(checker.y) - reach)
+        x1, y1 = round(checker.x) + reach + 1, round(checker.y) + reach + 1
+        around = Gradients(top[y0:y1, x0:x1])
+        x, y = checker.x - x0, checker.y - y0
+        if (
+            around.rim_share(x, y, radius) >= CHECKER_RIM
+            or around.roundness(x, y, radius) <= CHECKER_ROUND
+        ):
+            kept.append(checker)
+    return kept
 
 
 def field_dice(

@@ -194,3 +194,35 @@ def test_photoreal_cube_floor() -> None:
 
 #: the share measured on the photoreal set (33 of 46 frames, 71.7%, 2026-12-01), less a little
 FLOOR = 0.65
+
+
+def _bar_top(shape: str) -> tuple[Image, float, float]:
+    """A rectified field's bar with a checker (a disc with a bevel) or a cube (a square of a
+    checker's width) in its middle; returns the image and the thing's middle."""
+    top = np.full((560, 720, 3), (30, 45, 70), np.uint8)
+    x, y, radius = 360, 280, 24
+    if shape == "checker":
+        cv2.circle(top, (x, y), radius, (200, 210, 220), -1, cv2.LINE_AA)
+        cv2.circle(top, (x, y), round(0.75 * radius), (170, 180, 190), 2, cv2.LINE_AA)
+    else:
+        cv2.rectangle(top, (x - radius, y - radius), (x + radius, y + radius), (200, 210, 220), -1)
+    return top, float(x), float(y)
+
+
+@pytest.mark.parametrize(("shape", "kept"), [("checker", 1), ("cube", 0)])
+def test_where_the_cube_and_a_checker_are_seen_in_one_place_the_rim_decides(
+    shape: str, kept: int
+) -> None:
+    """One thing lies in one place on the bar: a round rim is a checker, a square is the cube."""
+    from sheshbesh.observation import CubeReading
+    from vision.cube import FieldCube
+    from vision.field_board import _not_the_cube
+    from vision.field_reader import Checker
+
+    top, x, y = _bar_top(shape)
+    seen = Checker(x + 2, y - 1, 24.0, 0.9, (200.0, 128.0, 128.0))
+    elsewhere = Checker(x, y + 150, 24.0, 0.9, (200.0, 128.0, 128.0))
+    cube = FieldCube(CubeReading(64, "middle", 0.5), x, y, numbered=False)
+    left = _not_the_cube(top, [seen, elsewhere], cube)
+    assert elsewhere in left, "a checker away from the cube is kept"
+    assert (seen in left) == bool(kept)
