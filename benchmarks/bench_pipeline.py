@@ -30,29 +30,27 @@ def main() -> None:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 
     from controller.matfile import read_mat
-    from controller.record import Record
-    from controller.sim.demo import prepare
+    from controller.sim.demo import open_demo_table, prepare
     from controller.sim.director import FAST_TIMING, direct_match
-    from web.hub import PanelHub
+    from controller.table.assembly import LiveTable
 
     root = Path(__file__).resolve().parents[1]
     match = read_mat((root / "controller" / "data" / "demo-3pt.mat").read_text())
     with tempfile.TemporaryDirectory() as folder:
-        record = Record(Path(folder) / "bench.sqlite")
-        hub = PanelHub()
-        demo = prepare(match, record, seed=args.seed, panels=[hub])
+        live = open_demo_table(LiveTable("bench"), Path(folder) / "bench.sqlite", panel=True)
+        demo = prepare(match, live, seed=args.seed)
         times = []
         count = 0
         for shot in list(direct_match(match, FAST_TIMING))[: args.shots]:
             for image in demo.stage.frames(shot, max(1, round(shot.seconds * 10))):
-                demo.clock[0] += 0.1
+                demo.clock.now += 0.1
                 start = time.perf_counter()
-                demo.table.frame(image, demo.clock[0])
+                demo.table.frame(image, demo.clock.now)
                 times.append(time.perf_counter() - start)
                 count += 1
         settled_reads = demo.table.status.observations
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        record.close()
+        live.close()
     total = sum(times)
     print(f"frames: {count} ({settled_reads} settled readings reached the referee)")
     print(f"sustained: {count / total:.1f} frames/s on one core (rendering not counted)")

@@ -78,9 +78,9 @@ def measure(shots: int, seed: int) -> Timings:
     """Plays the first ``shots`` shots of the demo match at 10 frames a second, timing each part."""
     import controller.table.reader as adapter
     from controller.matfile import read_mat
-    from controller.record import Record
-    from controller.sim.demo import prepare
+    from controller.sim.demo import open_demo_table, prepare
     from controller.sim.director import FAST_TIMING, direct_match
+    from controller.table.assembly import LiveTable
 
     root = Path(__file__).resolve().parents[1]
     match = read_mat((root / "controller" / "data" / "demo-3pt.mat").read_text())
@@ -90,8 +90,8 @@ def measure(shots: int, seed: int) -> Timings:
     setattr(adapter, "read_board", timed(timings.read, original_read))  # noqa: B010
     try:
         with tempfile.TemporaryDirectory() as folder:
-            record = Record(Path(folder) / "bench.sqlite")
-            demo = prepare(match, record, seed=seed)
+            live = open_demo_table(LiveTable("bench"), Path(folder) / "bench.sqlite")
+            demo = prepare(match, live, seed=seed)
             reader: Any = demo.table.reader
             reader.detector.update = timed(timings.settle, reader.detector.update)
             for shot in list(direct_match(match, FAST_TIMING))[:shots]:
@@ -104,15 +104,15 @@ def measure(shots: int, seed: int) -> Timings:
                         np.uint8,
                     )
                     timings.decode.append(clock() - start)
-                    demo.clock[0] += 1.0 / FPS
+                    demo.clock.now += 1.0 / FPS
                     reads_before = len(timings.read)
                     start = clock()
-                    demo.table.frame(pixels, demo.clock[0])
+                    demo.table.frame(pixels, demo.clock.now)
                     total = clock() - start
                     timings.frame.append(total)
                     read = sum(timings.read[reads_before:])
                     timings.rest.append(max(0.0, total - timings.settle[-1] - read))
-            record.close()
+            live.close()
     finally:
         setattr(adapter, "read_board", original_read)  # noqa: B010
     return timings

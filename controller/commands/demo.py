@@ -19,15 +19,14 @@ import tempfile
 import time
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from controller.commands.arguments import port, port_problem, positive_number, whole_number
-from controller.events import Event
-from controller.matfile import MAX_FILE_BYTES, MatFileError, decode_mat, read_mat
+from controller.matfile import MAX_FILE_BYTES, MatchFile, MatFileError, decode_mat, read_mat
 from controller.network import options as room
-from controller.record import Record, RecordError
 from controller.sim.director import DirectorError
-from controller.table.table import PanelStartError, StatusPanel, serve_panel, summary_of
+from controller.table.assembly import LiveTable, TableError
+from controller.table.health import Health
+from controller.table.table import PanelStartError
 
 log = logging.getLogger("sheshbesh")
 #: Bounds of the demo's pace: slower than a hundredth of real life never ends, faster than a
@@ -135,8 +134,6 @@ def run(args: argparse.Namespace) -> int:
         from controller.sim.sheshbesh_demo import run_variant
 
         return run_variant(args)
-    from controller.sim.demo import play_match, prepare  # OpenCV loads only here
-
     speed = _speed(args.speed)
     text, source = _match_text(args.match)
     try:
@@ -167,92 +164,67 @@ def run(args: argparse.Namespace) -> int:
     log.addHandler(handler)
     log.setLevel(logging.INFO)
 
+    quiet = args.quiet or (speed is None and args.no_panel)
+    health = Health(camera="ok", leds="ok", analysis="off")  # rendered frames, fake LEDs
     try:
-        record = Record(db)
-    except RecordError as error:
+        with LiveTable("demo", health=health, progress=() if quiet else PROGRESS) as live:
+            return _act_out(args, live, match, source, db, log_path, speed)
+    except TableError as error:
         print(f"sheshbesh demo: {error}", file=sys.stderr)
         return 2
-    from controller.network.director import DirectorInbox
-
-    inbox = DirectorInbox()  # the room director's assignment, when the demo joins a room
-    link = room.open_link(args, db, command="demo", on_command=inbox.command)
-    assigned = room.demo_assignment(link, inbox, record, match.length)
-    if assigned is not None:
-        print(f"playing the director's assignment {assigned.match_id}", flush=True)
-    health = {"camera": "ok", "leds": "ok", "analysis": "off"}  # rendered frames, fake LEDs
-    analyst = None
-    if not args.no_panel and speed is not None:
-        from controller.game_analyst import GameAnalyst
-
-        analyst = GameAnalyst(record)
-        health["analysis"] = analyst.status
-    panels: list[Any] = [] if link is None else [link]
-    hub = None
-    if not args.no_panel:
-        from web.hub import PanelHub
-
-        hub = PanelHub()
-        panels.append(StatusPanel(hub, lambda: dict(health)))
-    quiet = args.quiet or (speed is None and args.no_panel)
-    demo_box: list[Any] = []
-
-    def progress(event: Event) -> None:
-        log.info("%s %s", event.type, json.dumps(event.data, sort_keys=True))
-        if analyst is not None:
-            analyst.on_event(event)
-        if not quiet and event.type in PROGRESS and demo_box:
-            print(
-                summary_of(demo_box[0].runner.referee.snapshot()) + f"  [{event.type}]", flush=True
-            )
-
-    try:
-        demo = prepare(
-            match, record, seed=args.seed, panels=panels, on_event=progress, settings=assigned
-        )
+    except PanelStartError as error:
+        print(f"sheshbesh demo: {error} (--port, or --no-panel)", file=sys.stderr)
+        return 2
     except DirectorError as error:
         print(f"sheshbesh demo: {source} cannot be acted out: {error}", file=sys.stderr)
         return 1
-    demo_box.append(demo)
-    server = None
-    if hub is not None:
-        try:
-            server = serve_panel(
-                hub, demo.controls, record, args.host, args.port, db.parent / "exports"
-            )
-        except PanelStartError as error:
-            print(f"sheshbesh demo: {error} (--port, or --no-panel)", file=sys.stderr)
-            return 2
+
+
+def _act_out(
+    args: argparse.Namespace,
+    live: LiveTable,
+    match: MatchFile,
+    source: str,
+    db: Path,
+    log_path: Path,
+    speed: float | None,
+) -> int:
+    """Open the demo's table, act ``match`` out on it and print the result: the contract's JSON
+    line. Returns the exit status."""
+    from controller.network.director import DirectorInbox
+    from controller.sim.demo import open_demo_table, play_match, prepare  # OpenCV loads only here
+
+    open_demo_table(live, db)
+    record = live.record
+    inbox = DirectorInbox()  # the room director's assignment, when the demo joins a room
+    link = live.join_room(args, on_command=inbox.command)
+    assigned = room.demo_assignment(link, inbox, record, match.length)
+    if assigned is not None:
+        print(f"playing the director's assignment {assigned.match_id}", flush=True)
+    if not args.no_panel and speed is not None:
+        live.open_analyst()
+    if not args.no_panel:
+        live.open_panel()
+    demo = prepare(match, live, seed=args.seed, settings=assigned)
+    if not args.no_panel:
+        server = live.serve_panel(demo.controls, args.host, args.port, db.parent / "exports")
         print(f"panel: {server.url}/", flush=True)
     print(f"record: {db}", flush=True)
     print(f"log: {log_path}", flush=True)
     try:
         result = play_match(demo, match, speed=speed, fps=args.fps)
-    except DirectorError as error:
-        print(f"sheshbesh demo: {source} cannot be acted out: {error}", file=sys.stderr)
-        if server is not None:
-            server.stop()
-        return 1
     except KeyboardInterrupt:
         print("stopped; the record keeps everything so far", file=sys.stderr)
-        if link is not None:
-            link.close()
-        if server is not None:
-            server.stop()
         return 130
     result["match"] = source
     result["length"] = match.length
-    room.finish(link, linger=room.DEFAULT_LINGER, command="demo")
+    live.leave_room(linger=room.DEFAULT_LINGER)
     print(json.dumps(result), flush=True)
-    if server is not None:
-        if args.stay or sys.stdin.isatty():
-            print("the match is over; the panel stays up until Ctrl-C", flush=True)
-            try:
-                while True:
-                    time.sleep(1.0)
-            except KeyboardInterrupt:
-                pass
-        server.stop()
-    if analyst is not None:
-        analyst.close()
-    record.close()
+    if live.server is not None and (args.stay or sys.stdin.isatty()):
+        print("the match is over; the panel stays up until Ctrl-C", flush=True)
+        try:
+            while True:
+                time.sleep(1.0)
+        except KeyboardInterrupt:
+            pass
     return 0

@@ -7,11 +7,12 @@ panel's server, the terminal and the log file.
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from controller.events import Event
 from controller.lights import FakeLights
@@ -27,26 +28,46 @@ from controller.sim.director import (
     direct_match,
 )
 from controller.sim.stage import DemoControls, Image, Stage, calibrated_reader
-from controller.table.runner import PanelSink, Runner
+from controller.table.assembly import FrameClock, LiveTable
+from controller.table.runner import Runner
 from controller.table.table import Table
 from vision.render import SceneError
+
+Part = TypeVar("Part")
 
 
 @dataclass
 class DemoRun:
-    """What a demo run made: the record, the runner, the lights, the table, the match's id."""
+    """What a demo run made: the live table it drives, the demo's camera, the match's id."""
 
-    record: Record
-    runner: Runner
-    lights: FakeLights
-    table: Table
+    live: LiveTable
     stage: Stage
     match_id: str
     controls: DemoControls
-    clock: list[float]
+
+    @property
+    def record(self) -> Record:
+        return self._part(self.live.record)
+
+    @property
+    def runner(self) -> Runner:
+        return self._part(self.live.runner)
+
+    @property
+    def table(self) -> Table:
+        return self._part(self.live.table)
+
+    @property
+    def clock(self) -> FrameClock:
+        return self.live.clock
 
     def result(self) -> dict[str, Any]:
         return results_of(self.record.events(self.match_id))
+
+    @staticmethod
+    def _part(part: Part | None) -> Part:
+        assert part is not None, "prepare() opens the record, the runner and the table"
+        return part
 
 
 def results_of(events: list[Event]) -> dict[str, Any]:
@@ -70,17 +91,16 @@ def results_of(events: list[Event]) -> dict[str, Any]:
 
 def prepare(
     match: MatchFile,
-    record: Record,
+    live: LiveTable,
     *,
     seed: int = 7,
-    panels: Iterable[PanelSink] = (),
-    on_event: Callable[[Event], None] | None = None,
     match_id: str | None = None,
     settle_seconds: float = 0.4,
     settings: MatchSettings | None = None,
 ) -> DemoRun:
-    """Calibrate the demo's camera, open the referee on ``record`` and start the match (with
-    ``settings`` when given, e.g. the room director's assignment; else the match file's own).
+    """Calibrate the demo's camera, start ``live``'s runner and table (its record, lights and
+    panel opened already) and start the match (with ``settings`` when given, e.g. the room
+    director's assignment; else the match file's own).
 
     Raises :class:`controller.sim.director.DirectorError` (naming the game, the move and the reason)
     when a play or cube action of ``match`` cannot be acted out, before anything is recorded.
@@ -88,10 +108,8 @@ def prepare(
     check_match(match)
     stage = Stage(seed=seed)
     reader = calibrated_reader(stage, settle_seconds)
-    clock = [0.0]
-    lights = FakeLights()
-    runner = Runner.resume(record, clock=lambda: clock[0], lights=[lights], panels=list(panels))
-    table = Table(reader, runner, on_event=on_event)
+    runner = live.start_runner()
+    live.open_table(reader)
     identifier = match_id or f"demo-{int(time.time() * 1000)}"
     if settings is None:
         settings = MatchSettings(
@@ -107,9 +125,19 @@ def prepare(
         settings = dataclasses.replace(settings, match_id=identifier)
     identifier = settings.match_id or identifier
     runner.feed(NewMatch(settings))
-    return DemoRun(
-        record, runner, lights, table, stage, identifier, DemoControls(runner, stage), clock
-    )
+    return DemoRun(live, stage, identifier, DemoControls(runner, stage))
+
+
+def open_demo_table(
+    live: LiveTable, record: str | os.PathLike[str], *, panel: bool = False
+) -> LiveTable:
+    """The demo's parts of ``live`` before :func:`prepare`: fake lights, the record at ``record``,
+    the panel's hub when ``panel``. For the benchmarks and tests that act a match out in-process."""
+    live.open_lights(FakeLights)
+    live.open_record(record)
+    if panel:
+        live.open_panel()
+    return live
 
 
 def play_match(
@@ -126,11 +154,11 @@ def play_match(
     for shot in direct_match(match, pace):
         frames = max(1, round(shot.seconds * fps))
         for image in _frames(demo.stage, shot, frames):
-            demo.clock[0] += 1.0 / fps
+            demo.clock.now += 1.0 / fps
             demo.controls.latest = image
-            demo.table.frame(image, demo.clock[0])
+            demo.table.frame(image, demo.clock.now)
             if speed is not None:
-                delay = started + demo.clock[0] / speed - time.monotonic()
+                delay = started + demo.clock.now / speed - time.monotonic()
                 if delay > 0:
                     time.sleep(delay)
         if shot.resign is not None:

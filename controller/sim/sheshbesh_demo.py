@@ -22,14 +22,12 @@ import numpy as np
 
 from controller.events import Event
 from controller.lights import FakeLights
-from controller.record import Record
 from controller.referee import MatchSettings, NewMatch
 from controller.referee.referee import doublets_counts
 from controller.rules import Dice
 from controller.rules.sheshbesh import SheshBeshGame
 from controller.sim.stage import Image, Stage, calibrated_reader
-from controller.table.runner import Runner
-from controller.table.table import Table
+from controller.table.assembly import LiveTable, TableError
 from vision.render import DieSpec, Scene, render
 
 Half = Literal["left", "right"]
@@ -102,14 +100,14 @@ def frames(stage: Stage, shot: DoubletsShot, count: int) -> Iterator[Image]:
 
 
 def play_game(
-    seed: int, record: Record, *, fps: float = 10.0, camera_seed: int = 7
+    seed: int, live: LiveTable, *, fps: float = 10.0, camera_seed: int = 7
 ) -> dict[str, Any]:
-    """Act out game ``seed`` through vision and the referee on ``record``; the contract's result."""
+    """Act out game ``seed`` through vision and the referee of ``live`` (its record and lights
+    opened already); the contract's result."""
     stage = Stage(seed=camera_seed)
     reader = calibrated_reader(stage)
-    clock = [0.0]
-    runner = Runner.resume(record, clock=lambda: clock[0], lights=[FakeLights()])
-    table = Table(reader, runner)
+    runner = live.start_runner()
+    table = live.open_table(reader)
     match_id = f"sheshbesh-{seed}-{int(time.time() * 1000)}"
     runner.feed(
         NewMatch(
@@ -125,9 +123,10 @@ def play_game(
     )
     for shot in direct_game(seed):
         for image in frames(stage, shot, max(1, round(shot.seconds * fps))):
-            clock[0] += 1.0 / fps
-            table.frame(image, clock[0])
-    return result_of(record.events(match_id))
+            live.clock.now += 1.0 / fps
+            table.frame(image, live.clock.now)
+    assert live.record is not None
+    return result_of(live.record.events(match_id))
 
 
 def result_of(events: list[Event]) -> dict[str, Any]:
@@ -156,8 +155,6 @@ def run_variant(args: Any) -> int:
     import tempfile
     from pathlib import Path
 
-    from controller.record import RecordError
-
     if args.match is not None:
         print("sheshbesh demo: --match is for backgammon; Shesh Besh is seeded", file=sys.stderr)
         return 2
@@ -176,11 +173,12 @@ def run_variant(args: Any) -> int:
         else Path(tempfile.mkdtemp(prefix="sheshbesh-demo-")) / "record.sqlite"
     )
     try:
-        record = Record(db)
-    except RecordError as error:
+        with LiveTable("demo") as live:
+            live.open_lights(FakeLights)
+            live.open_record(db)
+            result = play_game(args.seed, live, fps=args.fps, camera_seed=args.seed)
+    except TableError as error:
         print(f"sheshbesh demo: {error}", file=sys.stderr)
         return 2
-    with record:
-        result = play_game(args.seed, record, fps=args.fps, camera_seed=args.seed)
     print(json.dumps(result), flush=True)
     return 0
