@@ -26,7 +26,7 @@ from controller.network import options as room
 from controller.sim.director import DirectorError
 from controller.table.assembly import LiveTable, TableError
 from controller.table.health import Health
-from controller.table.table import PanelStartError
+from controller.table.panel import PanelStartError
 
 log = logging.getLogger("sheshbesh")
 #: Bounds of the demo's pace: slower than a hundredth of real life never ends, faster than a

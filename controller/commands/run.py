@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     # Heavy imports only now: `sheshbesh run --help` stays fast.
     from controller.table.assembly import LiveTable, TableError
     from controller.table.health import Health
-    from controller.table.table import PanelStartError
+    from controller.table.panel import PanelStartError
     from vision.errors import VisionError
     from vision.field_board import load_calibration
 
@@ -215,7 +215,7 @@ def _referee(
         live.open_analyst(config.analysis.level)
     capture = None
     if args.capture:
-        from controller.table.table import DatasetCapture
+        from controller.table.capture import DatasetCapture
 
         try:
             capture = DatasetCapture(args.capture)

@@ -34,8 +34,9 @@ from controller.network import options as room
 from controller.record import Record, RecordError
 from controller.referee import ButtonPressed, ClockSettings
 from controller.table.health import Health, leds_health
+from controller.table.panel import StatusPanel, serve_panel
 from controller.table.runner import Runner
-from controller.table.table import BoardReader, Image, StatusPanel, Table, serve_panel, summary_of
+from controller.table.table import BoardReader, Image, Table, summary_of
 from sheshbesh.errors import SheshbeshError
 
 log = logging.getLogger("sheshbesh")
@@ -273,7 +274,7 @@ class LiveTable:
         settings: Mapping[str, Any] | None = None,
     ) -> Any:
         """Serve the panel over the hub and the record (a thread); raises
-        :class:`~controller.table.table.PanelStartError` when it cannot listen there."""
+        :class:`~controller.table.panel.PanelStartError` when it cannot listen there."""
         server = serve_panel(
             self._opened(self.hub, "the panel's hub"),
             controls,

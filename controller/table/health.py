@@ -1,6 +1,6 @@
 """The table's health as the panel's status line shows it: the camera, the LEDs, the analysis, the room.
 
-Every snapshot the panel gets carries it (:class:`~controller.table.table.StatusPanel` adds it); a
+Every snapshot the panel gets carries it (:class:`~controller.table.panel.StatusPanel` adds it); a
 device that changes between two events is shown at once, not only with the next event, because a
 lost camera or LED strip is what the players must see while nothing else happens.
 """

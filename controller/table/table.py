@@ -1,9 +1,10 @@
-"""The whole table: frames in, a refereed, lit, recorded and published match out.
+"""The table that takes each frame: frames in, settled observations to the referee, events out.
 
-:class:`Table` wires the pieces that the other packages provide: a frame source and a board reader
-(``vision``), the referee with its event log (:class:`controller.table.runner.Runner`), the lights, and the
-panel's hub. ``sheshbesh run`` and ``sheshbesh demo`` both drive a :class:`Table`; they differ only in
-where frames come from (a camera, or the synthetic renderer acting out a recorded match).
+:class:`Table` joins a board reader (``vision``, through :mod:`controller.table.reader`) and the
+runner (:class:`controller.table.runner.Runner`: the referee, the record first, then the lights and
+the panel). ``sheshbesh run`` and ``sheshbesh demo`` both drive a :class:`Table`, opened by
+:class:`controller.table.assembly.LiveTable`; they differ only in where frames come from (a camera,
+or the synthetic renderer acting out a recorded match).
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -21,7 +21,6 @@ import numpy.typing as npt
 from controller.events import Event
 from controller.referee import ObservationSeen, Tick
 from controller.table.runner import Runner
-from sheshbesh.errors import SheshbeshError
 from sheshbesh.observation import Observation
 
 Image = npt.NDArray[np.uint8]
@@ -117,85 +116,3 @@ def summary_of(snapshot: Mapping[str, Any]) -> str:
     last = snapshot.get("last_play") or {}
     play = f" — {players[last['player']]} {last.get('play', '')}" if last else ""
     return f"game {match.get('game', 0)}: {players[0]} {score[0]}, {players[1]} {score[1]}{play}"
-
-
-class StatusPanel:
-    """A panel sink that adds the table's health (camera, LEDs, analysis) to every snapshot."""
-
-    def __init__(self, hub: Any, status: Callable[[], dict[str, str]]) -> None:
-        self.hub = hub
-        self.status = status
-
-    def publish(self, state: Any) -> int:
-        merged = dict(state)
-        merged["status"] = {**dict(state.get("status") or {}), **self.status()}
-        return int(self.hub.publish(merged))
-
-
-def committed_observation(snapshot: Mapping[str, Any], time: float = 0.0) -> Observation:
-    """What the referee holds true now (checkers, cube; no dice), as an Observation: a label."""
-    from sheshbesh.observation import CubeReading, LocationCount
-
-    position = snapshot.get("position") or {}
-    locations = {
-        name: LocationCount(int(counts[0]), int(counts[1])) for name, counts in position.items()
-    }
-    cube_state = snapshot.get("cube") or {}
-    value = int(cube_state.get("value", 1))
-    owner = cube_state.get("owner")
-    place = "middle" if owner is None else ("white", "black")[int(owner)]
-    cube = CubeReading(64 if value == 1 else value, place)
-    return Observation(locations=locations, cube=cube, time=time)
-
-
-class DatasetCapture:
-    """Saves each frame on which a play was committed, labelled with the committed position.
-
-    A real board builds its own test set while games are played, with no hand labelling
-    (``sheshbesh run --capture DIR``; read back with :func:`vision.capture.load_dataset`).
-    """
-
-    def __init__(self, folder: str) -> None:
-        from vision.capture import DatasetWriter
-
-        self.writer = DatasetWriter(folder)
-        self.saved = 0
-
-    def __call__(self, image: Image, events: list[Event], snapshot: Mapping[str, Any]) -> None:
-        self.writer.save(image, committed_observation(snapshot))
-        self.saved += 1
-
-
-class PanelStartError(SheshbeshError, OSError):
-    """The panel cannot listen where it was asked to (a port in use, an address not here)."""
-
-
-def serve_panel(
-    hub: Any,
-    controls: Any,
-    record: Any,
-    host: str,
-    port: int,
-    exports: str | Path,
-    panel: Mapping[str, Any] | None = None,
-) -> Any:
-    """Start the panel (in a thread) over ``record``; returns the running server. ``panel`` is
-    the config's ``[panel]`` section (see :func:`web.settings.panel_settings`).
-
-    Raises :class:`PanelStartError` naming the address when it cannot listen there.
-    """
-    from web import create_app
-    from web.server import BackgroundServer
-    from web.settings import panel_settings
-
-    exports_dir = Path(exports).resolve()
-    exports_dir.mkdir(parents=True, exist_ok=True)
-    settings = panel_settings(panel) | {"EXPORTS_DIR": str(exports_dir)}
-    app = create_app(settings, hub=hub, controls=controls, store=record)
-    try:
-        return BackgroundServer(app, host, port)
-    except OSError as error:
-        raise PanelStartError(
-            f"the panel cannot listen on {host}:{port} ({error.strerror or error}); "
-            "choose another port"
-        ) from error

@@ -11,8 +11,9 @@ from controller.matfile import read_mat
 from controller.record import Record
 from controller.referee import MatchSettings, NewMatch
 from controller.sim.director import FAST_TIMING, direct_match
+from controller.table.capture import DatasetCapture
 from controller.table.runner import Runner
-from controller.table.table import DatasetCapture, Table
+from controller.table.table import Table
 from sheshbesh.observation import Observation
 from tests.app.table_testkit import perfect_reading
 from vision.capture import load_dataset
