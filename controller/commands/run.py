@@ -14,6 +14,7 @@ import logging
 import shutil
 import signal
 import sys
+import time
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -122,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     log.setLevel(logging.INFO)
 
     # Heavy imports only now: `sheshbesh run --help` stays fast.
-    from controller.table.assembly import LiveTable, TableError
+    from controller.table.assembly import FrameClock, LiveTable, TableError
     from controller.table.health import Health
     from controller.table.panel import PanelStartError
     from vision.errors import VisionError
@@ -148,7 +149,13 @@ def run(args: argparse.Namespace) -> int:
         camera="none", leds="none" if config.lights.kind == "none" else "ok", analysis="off"
     )
     try:
-        with LiveTable("run", health=health, progress=PROGRESS, room_linger=5.0) as live:
+        # The record keeps wall-clock times (and a new match's id is made from them): a camera's
+        # frames carry the wall clock, a recording's count from the moment it is opened, and
+        # before the first frame the clock reads the moment the table is switched on.
+        clock = FrameClock(time.time())
+        with LiveTable(
+            "run", clock=clock, health=health, progress=PROGRESS, room_linger=5.0
+        ) as live:
             frames = _referee(args, config, live, calibration, calibration_path, database, port)
     except TableError as error:
         print(f"sheshbesh run: {error}", file=sys.stderr)
