@@ -40,6 +40,10 @@ ASPECT_RANGE = (0.8, 2.2)
 BAR_RANGE = (0.025, 0.16)
 
 
+#: at most this many frame pixels per field pixel are warped; a larger view is shrunk first
+SAMPLING = 1.5
+
+
 def check_corners(corners: object, image_size: tuple[int, int]) -> FloatArray:
     """``corners`` as a 4x2 float array, checked: finite, inside the image, convex, in TL TR BR BL order.
 
@@ -178,14 +182,33 @@ class Field:
         return np.asarray(cv2.perspectiveTransform(pts, inverse).reshape(-1, 2), np.float64)
 
     def rectify(self, image: Image) -> Image:
-        """The field seen from straight above, ``width`` x ``height`` pixels, BGR uint8."""
+        """The field seen from straight above, ``width`` x ``height`` pixels, BGR uint8.
+
+        A perspective warp samples each field pixel at one place (OpenCV's warp has no area
+        averaging), so a frame that shows the field much larger than that (a 4K camera) is first
+        shrunk by area averaging, or its grain and stripes would alias into false edges.
+        """
         image = check_image(image)
-        matrix = self.homography()
         size = (image.shape[1], image.shape[0])
+        shrink = self.camera_scale(size) / SAMPLING
+        if shrink > 1.0:
+            size = (max(1, round(size[0] / shrink)), max(1, round(size[1] / shrink)))
+            image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        matrix = self.homography()
         if size != tuple(self.image_size):
             matrix = matrix @ resize_matrix(size, self.image_size)
-        out = cv2.warpPerspective(image, matrix, (self.width, self.height), flags=cv2.INTER_AREA)
+        out = cv2.warpPerspective(image, matrix, (self.width, self.height), flags=cv2.INTER_LINEAR)
         return np.asarray(out, np.uint8)
+
+    def camera_scale(self, size: tuple[int, int]) -> float:
+        """How many pixels of a frame of ``size`` span one field pixel, at most (the field's
+        nearest side, where it shows largest)."""
+        corners = np.asarray(self.corners, np.float64)
+        corners = corners * (np.asarray(size, np.float64) / np.asarray(self.image_size, np.float64))
+        sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+        across = max(sides[0], sides[2]) / self.width
+        down = max(sides[1], sides[3]) / self.height
+        return float(max(across, down))
 
     def column(self, location: str) -> tuple[float, float, float, int]:
         """A point's (left, right, base y, direction): its stack grows from ``base`` along ``direction``."""

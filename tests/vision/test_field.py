@@ -315,3 +315,25 @@ def test_overlay_that_cannot_be_written_is_one_line(
         assert main(argv) == 1
         err = capsys.readouterr().err
         assert "overlay" in err and "Traceback" not in err
+
+
+def test_a_large_view_of_the_field_is_shrunk_by_area_before_it_is_warped() -> None:
+    """A 4K frame shows the field several times larger than the rectified field: a stripe
+    pattern finer than one field pixel must average out to its grey, not alias into bands."""
+    from vision.field import SAMPLING, locate_field
+
+    height, width = 2160, 3840
+    image = np.zeros((height, width, 3), np.uint8)
+    image[:, ::2] = 255  # stripes one camera pixel wide: grey at any coarser scale
+    corners = [(400.0, 300.0), (3440.0, 300.0), (3440.0, 1860.0), (400.0, 1860.0)]
+    field = locate_field(image, corners)
+    assert field.camera_scale((width, height)) > 2 * SAMPLING
+    top = field.rectify(image).astype(np.float64)
+    inner = top[10:-10, 10:-10]
+    assert abs(inner.mean() - 127.5) < 8
+    # warped straight from the 4K frame the stripes alias into bands (a spread of about 75)
+    assert inner.std() < 30, "the stripes aliased into bands"
+    # the same view from a smaller frame (no shrinking needed) gives the same grey
+    small = cv2.resize(image, (1280, 720), interpolation=cv2.INTER_AREA)
+    assert field.camera_scale((1280, 720)) < SAMPLING
+    assert abs(field.rectify(small)[10:-10, 10:-10].mean() - inner.mean()) < 8
