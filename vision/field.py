@@ -193,7 +193,7 @@ class Field:
         shrink = self.camera_scale(size) / SAMPLING
         if shrink > 1.0:
             size = (max(1, round(size[0] / shrink)), max(1, round(size[1] / shrink)))
-            image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+            image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
         matrix = self.homography()
         if size != tuple(self.image_size):
             matrix = matrix @ resize_matrix(size, self.image_size)
