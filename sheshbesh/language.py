@@ -54,6 +54,40 @@ def NP_(singular: str, plural: str) -> tuple[str, str]:
     return singular, plural
 
 
+class TemplatedError(Exception):
+    """An error whose message is a gettext template with named values, so a page can translate it.
+
+    Why: the hub and the table write their refusals in English (logs, the command line), but a
+    director's page shows them in the director's language. The message is the template filled in
+    (``str(error)`` reads as before); :func:`error_text` fills the translated template instead.
+    A message with no values is kept as it is (a ``%`` in it is not a placeholder).
+
+    >>> error = TemplatedError(N_("player %(name)s is listed twice"), name="'Ada'")
+    >>> str(error), error.template, error.values
+    ("player 'Ada' is listed twice", 'player %(name)s is listed twice', {'name': "'Ada'"})
+    """
+
+    def __init__(self, template: str, /, **values: object) -> None:
+        self.template = template
+        self.values = {name: str(value) for name, value in values.items()}
+        super().__init__(template % self.values if self.values else template)
+
+
+def error_text(error: BaseException, catalogue: gettext.NullTranslations) -> str:
+    """``error``'s message in ``catalogue``'s language: a :class:`TemplatedError` by its template,
+    any other by looking its whole message up; English where the catalogue has no translation
+    (or a broken one)."""
+    if not isinstance(error, TemplatedError):
+        return catalogue.gettext(str(error))
+    template = catalogue.gettext(error.template)
+    if not error.values:
+        return template
+    try:
+        return template % error.values
+    except (KeyError, ValueError, TypeError):
+        return str(error)
+
+
 def check_language(code: str) -> str:
     """``code`` when it is one of :data:`LANGUAGES`; raises :class:`LanguageError` otherwise."""
     if code not in LANGUAGES:

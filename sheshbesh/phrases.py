@@ -340,6 +340,49 @@ PHRASES: Final[tuple[Phrase, ...]] = (
             "when no checker stands higher (%(higher)s)"
         )
     ),
+    # the admin page's refusals ("Refused: ..."): settings the referee refuses
+    # (controller/referee/messages.py, referee.py), corners the calibration refuses
+    # (controller/table/controls.py, controller/sim/stage.py, vision/field.py, vision/field_reader.py)
+    Phrase(N_("players must be two names, not %(players)s")),
+    Phrase(N_("match length must be 0 (money) or more, not %(length)s")),
+    Phrase(N_("variant %(variant)s is not one of %(choices)s")),
+    Phrase(N_("policy %(policy)s is not one of %(choices)s")),
+    Phrase(N_("beavers are for money sessions (length 0), not match play")),
+    Phrase(N_("player must be 0 (White) or 1 (Black), not %(player)s")),
+    Phrase(N_("resign points must be 1, 2 or 3 (times the cube), not %(points)s")),
+    # one whole sentence for each phase in which there is no game to resign, so that the
+    # referee's name of the phase is never shown untranslated
+    Phrase(N_("no game in progress to resign (the game is idle)")),
+    Phrase(N_("no game in progress to resign (the game is roll_off)")),
+    Phrase(N_("no game in progress to resign (the game is resign_offered)")),
+    Phrase(N_("no game in progress to resign (the game is game_over)")),
+    Phrase(N_("no game in progress to resign (the game is won)")),
+    Phrase(N_("no game in progress to resign (the game is match_over)")),
+    Phrase(N_("no camera frame yet: the corners cannot be checked")),
+    Phrase(N_("the demo's camera is calibrated from its markers; corners are not needed")),
+    Phrase(N_("field corners must be four (x, y) pairs, got %(corners)s")),
+    Phrase(N_("field corners %(corners)s lie outside the %(size)s image")),
+    Phrase(
+        N_(
+            "field corners are not a convex quadrilateral in the order top-left, top-right, "
+            "bottom-right, bottom-left"
+        )
+    ),
+    Phrase(N_("field corners enclose %(area)s square pixels: too small a field to read")),
+    Phrase(N_("field corners are not in the order top-left, top-right, bottom-right, bottom-left")),
+    Phrase(
+        N_(
+            "only %(count)s checkers found on the field; two checker sets cannot be found "
+            "(are the corners those of the playing field?)"
+        )
+    ),
+    Phrase(N_("all checkers on the field look alike: two sets cannot be found")),
+    Phrase(
+        N_(
+            "the checkers do not fall into two sets (their colours differ by %(apart)s, "
+            "within a set by %(spread)s)"
+        )
+    ),
 )
 
 

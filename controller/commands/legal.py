@@ -1,7 +1,7 @@
 """``sheshbesh legal``: the legal plays for a position and roll.
 
 ``sheshbesh legal 4HPwATDgc/ABMA 31`` prints each distinct result with the plays reaching it, for a
-person. ``sheshbesh legal --batch`` is a contract for tools: it reads ``POSITION_ID DICE`` lines on
+person, in the players' language (:mod:`controller.commands.language`). ``sheshbesh legal --batch`` is a contract for tools: it reads ``POSITION_ID DICE`` lines on
 stdin and writes, per line, the sorted Position IDs of every distinct reachable position from the same
 player's point of view (the input ID itself when nothing can be played), or ``error: ...`` for a bad
 line, and goes on.
@@ -13,7 +13,9 @@ import argparse
 import sys
 from typing import TextIO
 
+from controller.commands.language import PlayersText
 from controller.rules import Dice, DiceError, Play, Position, RulesError, Xgid, legal_plays
+from sheshbesh.language import N_, NP_
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,12 +62,14 @@ def run_batch(source: TextIO, sink: TextIO) -> int:
     return 0
 
 
-def describe(position_text: str, dice_text: str | None) -> str:
-    """Human-readable list of the plays, one distinct result per line.
+def describe(position_text: str, dice_text: str | None, text: PlayersText | None = None) -> str:
+    """Human-readable list of the plays, one distinct result per line, in ``text``'s language
+    (English without one; notation and IDs as they are).
 
     ``position_text`` is a Position ID or an XGID; with an XGID that shows dice, ``dice_text`` may
     be None. Raises :class:`RulesError` for bad input.
     """
+    text = text or PlayersText("en")
     if position_text.upper().startswith("XGID="):
         xgid = Xgid.from_xgid(position_text)
         position = xgid.position
@@ -78,15 +82,28 @@ def describe(position_text: str, dice_text: str | None) -> str:
     dice = Dice.from_text(dice_text)
     plays = legal_plays(position, dice)
     position_id = position.to_position_id()
-    lines = [f"{position_id} to roll {dice.first}-{dice.second}: {len(plays)} distinct results"]
+    heading = NP_(
+        "%(position)s to roll %(dice)s: %(num)s distinct results",
+        "%(position)s to roll %(dice)s: %(num)s distinct results",
+    )
+    dice_shown = f"{dice.first}-{dice.second}"
+    lines = [text.plural(heading, len(plays), position=position_id, dice=dice_shown)]
     if not plays.can_move:
-        lines.append("  no legal move: the turn passes")
+        lines.append("  " + text(N_("no legal move: the turn passes")))
         return "\n".join(lines)
     ordered = sorted(plays, key=lambda result: _order(plays[result][0]))
-    rows = [(" or ".join(str(play) for play in plays[r]), r.to_position_id()) for r in ordered]
+    rows = [(_either(plays[r], text), r.to_position_id()) for r in ordered]
     width = max(len(text) for text, _ in rows)
     lines.extend(f"  {text:<{width}}  {result_id}" for text, result_id in rows)
     return "\n".join(lines)
+
+
+def _either(plays: tuple[Play, ...], text: PlayersText) -> str:
+    """The plays that reach one result, "8/5 6/5 or 6/3 8/7"."""
+    shown = str(plays[0])
+    for play in plays[1:]:
+        shown = text(N_("%(plays)s or %(play)s"), plays=shown, play=str(play))
+    return shown
 
 
 def _order(play: Play) -> tuple[tuple[int, int], ...]:
@@ -105,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        print(describe(args.position_id, args.dice))
+        print(describe(args.position_id, args.dice, PlayersText()))
     except RulesError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -4,8 +4,10 @@ The match is shown to the referee as a perfectly read board would show it (see
 :mod:`controller.replay`): every play is judged from the board it leaves, every cube action from
 where the cube goes. ``--rules-only`` walks the file through the rules engine alone instead
 (:func:`controller.matfile.replay_records`); both give the same records. The text form prints each
-game's result and the final score; ``--json`` writes one JSON object a line (each play with the
-Position ID and Match ID before it, each cube action, each game's result, and last the final score).
+game's result and the final score, in the players' language
+(:mod:`controller.commands.language`); ``--json`` writes one JSON object a line, the same in every
+language (each play with the Position ID and Match ID before it, each cube action, each game's
+result, and last the final score).
 ``--record DB`` keeps the referee's events in an event log. Exit status: 0 the whole match
 replays, 1 the file cannot be read or a play or cube action is wrong (each problem on stderr with
 its line number).
@@ -20,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.commands.language import PlayersText
 from controller.matfile import (
     MAX_PROBLEMS,
     MatchFile,
@@ -28,6 +31,7 @@ from controller.matfile import (
     replay_records,
 )
 from sheshbesh.errors import SheshbeshError
+from sheshbesh.language import N_, NP_
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,11 +57,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _points(points: int) -> str:
-    return f"{points} point{'s' if points != 1 else ''}"
+def _heading(match: MatchFile, text: PlayersText) -> str:
+    """The players and the match's kind: "Ada - Bo, 5 point match"."""
+    first, second = match.players
+    if not match.length:
+        return text(N_("%(first)s - %(second)s, money session"), first=first, second=second)
+    forms = NP_(
+        "%(first)s - %(second)s, %(num)s point match", "%(first)s - %(second)s, %(num)s point match"
+    )
+    return text.plural(forms, match.length, first=first, second=second)
 
 
-def _text_line(record: dict[str, Any], match: MatchFile) -> str | None:
+def _text_line(record: dict[str, Any], match: MatchFile, text: PlayersText) -> str | None:
+    """One game's result or the final score, for the players (the JSON form is for tools)."""
     names = match.players
     if record["type"] == "game":
         winner = record["winner"]
@@ -65,16 +77,37 @@ def _text_line(record: dict[str, Any], match: MatchFile) -> str | None:
         # does not shift the totals
         score = list(match.games[record["game"] - 1].score)
         score[winner] += record["points"]
-        return (
-            f"Game {record['game']}: {names[winner]} wins {_points(record['points'])}"
-            f" ({names[0]} {score[0]}, {names[1]} {score[1]})"
+        forms = NP_(
+            "Game %(game)s: %(winner)s wins %(num)s point (%(first)s %(first_score)s, "
+            "%(second)s %(second_score)s)",
+            "Game %(game)s: %(winner)s wins %(num)s points (%(first)s %(first_score)s, "
+            "%(second)s %(second_score)s)",
+        )
+        return text.plural(
+            forms,
+            record["points"],
+            game=record["game"],
+            winner=names[winner],
+            first=names[0],
+            first_score=score[0],
+            second=names[1],
+            second_score=score[1],
         )
     if record["type"] == "match":
         s0, s1 = record["score"]
-        line = f"Final score: {names[0]} {s0}, {names[1]} {s1}"
+        scores = {"first": names[0], "first_score": s0, "second": names[1], "second_score": s1}
         if match.length and max(s0, s1) >= match.length:
-            line += f" ({names[0] if s0 > s1 else names[1]} wins the match)"
-        return line
+            return text(
+                N_(
+                    "Final score: %(first)s %(first_score)s, %(second)s %(second_score)s "
+                    "(%(winner)s wins the match)"
+                ),
+                winner=names[0] if s0 > s1 else names[1],
+                **scores,
+            )
+        return text(
+            N_("Final score: %(first)s %(first_score)s, %(second)s %(second_score)s"), **scores
+        )
     return None
 
 
@@ -123,12 +156,12 @@ def replay_file(
     except MatFileError as error:
         _print_problems(path, error.problems, err)
         return 1
+    text = PlayersText()
     try:
         if not as_json:
-            kind = f"{match.length} point match" if match.length else "money session"
-            print(f"{match.players[0]} - {match.players[1]}, {kind}", file=out)
+            print(_heading(match, text), file=out)
         for entry in _records(match, rules_only, record, options):
-            line = json.dumps(entry) if as_json else _text_line(entry, match)
+            line = json.dumps(entry) if as_json else _text_line(entry, match, text)
             if line is not None:
                 print(line, file=out)
     except MatFileError as error:

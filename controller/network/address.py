@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from sheshbesh.errors import SheshbeshError
+from sheshbesh.language import N_, TemplatedError
 
 if TYPE_CHECKING:
     import paho.mqtt.client as mqtt
@@ -30,8 +31,12 @@ DEFAULT_PORTS: Final[dict[str, int]] = {"mqtt": 1883, "mqtts": 8883}
 NAME_PATTERN: Final[re.Pattern[str]] = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
-class NetworkError(SheshbeshError):
-    """Something about the room's network (broker address, names, connection) is wrong."""
+class NetworkError(SheshbeshError, TemplatedError):
+    """Something about the room's network (broker address, names, connection) is wrong.
+
+    A refusal a director reads is raised as a template with named values (``N_("... %(name)s
+    ...")``, name=...), so the room's pages show it in the director's language.
+    """
 
 
 class BrokerAddressError(NetworkError, ValueError):
@@ -49,10 +54,18 @@ def check_name(name: str, what: str = "table") -> str:
     'table-7'
     """
     if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
-        raise TableNameError(
-            f"{what} name {name!r} must be 1-64 letters, digits, '.', '_' or '-', "
-            "starting with a letter or digit"
+        rule = (
+            N_(
+                "room name %(name)s must be 1-64 letters, digits, '.', '_' or '-', "
+                "starting with a letter or digit"
+            )
+            if what == "room"
+            else N_(
+                "table name %(name)s must be 1-64 letters, digits, '.', '_' or '-', "
+                "starting with a letter or digit"
+            )
         )
+        raise TableNameError(rule, name=repr(name))
     return name
 
 

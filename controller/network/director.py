@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from controller.network.address import NetworkError
+from sheshbesh.language import N_
 
 log = logging.getLogger("sheshbesh")
 
@@ -41,22 +42,36 @@ def assignment_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
     """
     players = raw.get("players")
     if not isinstance(players, list | tuple) or len(players) != 2:
-        raise AssignmentError("an assignment needs two players")
+        raise AssignmentError(N_("an assignment needs two players"))
     names = [str(name).strip() for name in players]
     if not all(names) or any(len(name) > 40 for name in names):
-        raise AssignmentError("each player needs a name of 1 to 40 characters")
+        raise AssignmentError(N_("each player needs a name of 1 to 40 characters"))
     try:
         length = int(raw.get("length", 7))
     except (TypeError, ValueError):
-        raise AssignmentError(f"match length {raw.get('length')!r} is not a number") from None
+        raise AssignmentError(
+            N_("match length %(length)s is not a number"), length=repr(raw.get("length"))
+        ) from None
     if not 0 <= length <= MAX_LENGTH:
-        raise AssignmentError(f"match length {length} must be 0 (money) to {MAX_LENGTH}")
+        raise AssignmentError(
+            N_("match length %(length)s must be 0 (money) to %(most)s"),
+            length=length,
+            most=MAX_LENGTH,
+        )
     variant = str(raw.get("variant", "backgammon"))
     policy = str(raw.get("policy", "tournament"))
     if variant not in VARIANTS:
-        raise AssignmentError(f"variant {variant!r}: choose {' or '.join(VARIANTS)}")
+        raise AssignmentError(
+            N_("variant %(variant)s: choose %(choices)s"),
+            variant=repr(variant),
+            choices=", ".join(VARIANTS),
+        )
     if policy not in POLICIES:
-        raise AssignmentError(f"policy {policy!r}: choose {', '.join(POLICIES)}")
+        raise AssignmentError(
+            N_("policy %(policy)s: choose %(choices)s"),
+            policy=repr(policy),
+            choices=", ".join(POLICIES),
+        )
 
     def flag(name: str, default: bool) -> bool:
         value = raw.get(name, default)

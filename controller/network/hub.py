@@ -22,7 +22,13 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from controller.network.address import BrokerAddress, NetworkError, check_name, make_client
+from controller.network.address import (
+    BrokerAddress,
+    NetworkError,
+    TableNameError,
+    check_name,
+    make_client,
+)
 from controller.network.mirror import Mirror
 from controller.network.topics import (
     Ack,
@@ -31,6 +37,7 @@ from controller.network.topics import (
     WireEvent,
     parse_presence,
 )
+from sheshbesh.language import N_
 
 log = logging.getLogger("sheshbesh")
 
@@ -216,12 +223,12 @@ class Hub:
 
         try:
             check_name(table)
-        except ValueError as error:
-            raise AssignmentError(str(error)) from None
+        except TableNameError as error:
+            raise AssignmentError(error.template, **error.values) from None
         checked = assignment_settings(settings)
         client = self._client
         if client is None or not self.is_connected:
-            raise NetworkError("the hub is not connected to the broker; try again shortly")
+            raise NetworkError(N_("the hub is not connected to the broker; try again shortly"))
         identifier = f"{table}-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
         command = {"action": "assign", "id": identifier, "settings": checked, "time": time.time()}
         client.publish(self.topics.command(table), json.dumps(command), qos=1, retain=True)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from controller.network.director import MAX_LENGTH, AssignmentError
+from sheshbesh.language import N_
 
 MAX_PLAYERS: Final = 128
 
@@ -58,23 +59,31 @@ class Draw:
         """
         names = tuple(name.strip() for name in players if name.strip())
         if len(names) < 2:
-            raise AssignmentError("a knockout draw needs at least two players")
+            raise AssignmentError(N_("a knockout draw needs at least two players"))
         if len(names) > MAX_PLAYERS:
-            raise AssignmentError(f"a knockout draw takes at most {MAX_PLAYERS} players")
+            raise AssignmentError(
+                N_("a knockout draw takes at most %(most)s players"), most=MAX_PLAYERS
+            )
         long = [name for name in names if len(name) > 40]
         if long:
-            raise AssignmentError(f"player name {long[0]!r} is longer than 40 characters")
+            raise AssignmentError(
+                N_("player name %(name)s is longer than 40 characters"), name=repr(long[0])
+            )
         seen: set[str] = set()
         for name in names:
             if name.casefold() in seen:
-                raise AssignmentError(f"player {name!r} is listed twice")
+                raise AssignmentError(N_("player %(name)s is listed twice"), name=repr(name))
             seen.add(name.casefold())
         try:
             points = int(length)
         except (TypeError, ValueError):
-            raise AssignmentError(f"match length {length!r} is not a number") from None
+            raise AssignmentError(
+                N_("match length %(length)s is not a number"), length=repr(length)
+            ) from None
         if not 1 <= points <= MAX_LENGTH:
-            raise AssignmentError(f"a knockout match length must be 1 to {MAX_LENGTH} points")
+            raise AssignmentError(
+                N_("a knockout match length must be 1 to %(most)s points"), most=MAX_LENGTH
+            )
         return cls(names, points, float(created))
 
 

@@ -7,12 +7,17 @@ import html
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from test_i18n_refusals import TRANSLATED, english_left, latin_left
 
+from controller.network.director import assignment_settings
 from controller.network.hub import Hub
+from controller.network.knockout import MAX_PLAYERS, Draw
 from controller.network.mirror import Mirror
+from sheshbesh.language import TemplatedError, error_text, translations
 from tests.network.roomkit import SimulatedTable, fill_mirror
 from tests.shared_data import MATCHES_DIR
 from web.room import create_room_app
@@ -239,3 +244,115 @@ def test_the_room_s_error_pages_stay_english_by_default(client: FlaskClient) -> 
     text = _visible(client.get("/tables/nobody").text)
     assert "404 Not Found" in text
     assert "No table named 'nobody' in this room." in text
+
+
+# -- the hub's refusals that name a value or a limit ------------------------------------------
+
+#: What the director sends, and the refusal the hub must answer with (its template).
+ASSIGNMENTS = [
+    ({"table": "no table!"}, "table name %(name)s must be 1-64 letters"),
+    ({"length": "seven"}, "match length %(length)s is not a number"),
+    ({"length": "99"}, "match length %(length)s must be 0 (money) to %(most)s"),
+    ({"variant": "chess"}, "variant %(variant)s: choose %(choices)s"),
+    ({"policy": "lax"}, "policy %(policy)s: choose %(choices)s"),
+]
+DRAWS = [
+    ([f"P{n}" for n in range(MAX_PLAYERS + 1)], "5", "at most %(most)s players"),
+    (["Ada", "B" * 41], "5", "player name %(name)s is longer than 40 characters"),
+    (["Ada", "Bo", "ada"], "5", "player %(name)s is listed twice"),
+    (["Ada", "Bo"], "x", "match length %(length)s is not a number"),
+    (["Ada", "Bo"], "0", "a knockout match length must be 1 to %(most)s points"),
+]
+
+
+def _hub_error(action: Any) -> TemplatedError:
+    with pytest.raises(TemplatedError) as raised:
+        action()
+    return raised.value
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_hub_s_refusals_naming_a_value_reach_the_director_translated(
+    tmp_path: Path, tables: list[SimulatedTable], language: str
+) -> None:
+    catalogue = translations(language)
+    client, token, mirror = _logged_in_director(tmp_path, tables, language)
+    shown: list[tuple[str, str, TemplatedError, str]] = []
+    try:
+        for change, wanted in ASSIGNMENTS:
+            form = {"table": "playing", "white": "Dana", "black": "Eli", "length": "5"} | change
+            page = client.post(
+                "/director/assign", data=form | {"csrf_token": token}, follow_redirects=True
+            ).get_data(as_text=True)
+            # the refusal the hub gives for the same input, translated from its template
+            error = _hub_error(lambda form=form: _assign_check(form))
+            reason = error_text(error, catalogue)
+            expected = catalogue.gettext("%(table)s: %(reason)s") % {
+                "table": form["table"],
+                "reason": reason,
+            }
+            shown.append((wanted, _flashes(page)[0], error, form["table"]))
+            assert _flashes(page) == [expected]
+        for players, length, wanted in DRAWS:
+            page = client.post(
+                "/director/knockout",
+                data={"players": "\n".join(players), "length": length, "csrf_token": token},
+                follow_redirects=True,
+            ).get_data(as_text=True)
+            error = _hub_error(lambda p=players, n=length: Draw.from_list(p, n, 0.0))
+            expected = catalogue.gettext("Knockout draw: %(reason)s") % {
+                "reason": error_text(error, catalogue)
+            }
+            shown.append((wanted, _flashes(page)[0], error, ""))
+            assert _flashes(page) == [expected]
+    finally:
+        mirror.close()
+    for wanted, flash, error, table in shown:
+        assert wanted in error.template
+        reason = error_text(error, catalogue)
+        assert reason != str(error), (language, error.template)
+        values = [value for value in (table, *error.values.values()) if value]
+        assert english_left(error.template, reason, values) == set(), (language, reason)
+        if RIGHT_TO_LEFT.get(language) == "rtl":
+            assert latin_left(flash, values) == [], flash
+
+
+def _assign_check(form: dict[str, str]) -> None:
+    """What the hub checks of an assignment, in its order (the table's name first)."""
+    from controller.network.address import check_name
+    from controller.network.director import AssignmentError
+
+    try:
+        check_name(form["table"])
+    except TemplatedError as error:
+        raise AssignmentError(error.template, **error.values) from None
+    assignment_settings(
+        {
+            "players": [form["white"], form["black"]],
+            "length": form.get("length", "7"),
+            "variant": form.get("variant", "backgammon"),
+            "policy": form.get("policy", "tournament"),
+        }
+    )
+
+
+def test_the_hub_s_refusals_read_as_before_in_english(
+    tmp_path: Path, tables: list[SimulatedTable]
+) -> None:
+    client, token, mirror = _logged_in_director(tmp_path, tables, None)
+    try:
+        page = client.post(
+            "/director/assign",
+            data={"table": "playing", "white": "A", "black": "B", "length": "99"}
+            | {"csrf_token": token},
+            follow_redirects=True,
+        ).get_data(as_text=True)
+        draw = client.post(
+            "/director/knockout",
+            data={"players": "Ada\nBo\nada", "length": "5", "csrf_token": token},
+            follow_redirects=True,
+        ).get_data(as_text=True)
+    finally:
+        mirror.close()
+    assert _flashes(page) == ["playing: match length 99 must be 0 (money) to 64"]
+    assert _flashes(draw) == ["Knockout draw: player 'ada' is listed twice"]

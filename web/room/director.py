@@ -26,11 +26,12 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import get_translations
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
-from sheshbesh.language import N_
-from web.i18n import _, ngettext, panel_text
+from sheshbesh.language import error_text
+from web.i18n import _, ngettext
 from web.room.source import EXTENSION, current_room
 from web.security import PinGuard
 
@@ -39,20 +40,15 @@ bp = Blueprint("director", __name__, url_prefix="/director", template_folder="te
 GUARD = "sheshbesh_room_pin"
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: The hub's refusals that come without a name or number in them (``controller.network``): the
-#: flashes show them in the director's language (:func:`_reason`); the rest stay as the hub
-#: wrote them.
-HUB_REASONS: tuple[str, ...] = (
-    N_("the hub is not connected to the broker; try again shortly"),
-    N_("a knockout draw needs at least two players"),
-    N_("an assignment needs two players"),
-    N_("each player needs a name of 1 to 40 characters"),
-)
-
 
 def _reason(error: Exception) -> str:
-    """The hub's words for a refusal, in the page's language where the catalogue has them."""
-    return panel_text(str(error))
+    """The hub's words for a refusal, in the page's language.
+
+    The hub raises its refusals as templates with named values
+    (:class:`sheshbesh.language.TemplatedError`): the template is translated and the values
+    (a name, a number, a form value) are put in as they are.
+    """
+    return error_text(error, get_translations())
 
 
 class Director(Protocol):
