@@ -1,7 +1,7 @@
 """``sheshbesh replay FILE.mat [--json] [--rules-only]``: replay a match file through the referee.
 
 The match is shown to the referee as a perfectly read board would show it (see
-:mod:`controller.replay`): every play is judged from the board it leaves, every cube action from
+:mod:`controller.sim.replay`): every play is judged from the board it leaves, every cube action from
 where the cube goes. ``--rules-only`` walks the file through the rules engine alone instead
 (:func:`controller.matfile.replay_records`); both give the same records. The text form prints each
 game's result and the final score, in the players' language
@@ -118,7 +118,7 @@ def _records(
         yield from replay_records(match, **options)
         return
     from controller.record import Record
-    from controller.replay import replay_through_referee
+    from controller.sim.replay import replay_through_referee
 
     jacoby, crawford = options.get("jacoby", True), options.get("crawford", True)
     if record_path is None:

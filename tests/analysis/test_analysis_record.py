@@ -15,7 +15,7 @@ from controller.cli import main
 from controller.events import Event
 from controller.matfile import read_mat
 from controller.record import AnalysisRecordError, Record, RecordError
-from controller.replay import referee_inputs, replay_through_referee
+from controller.sim.replay import referee_inputs, replay_through_referee
 from controller.table.runner import Runner
 
 ONE = MATCHES / "gnubg-selfplay-1pt-seed11.mat"

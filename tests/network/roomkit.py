@@ -3,7 +3,7 @@
 :class:`Broker` runs ``mosquitto`` on a free loopback port with a config file written for the
 test, and can kill it (SIGKILL, as a power cut would) and start it again on the same port.
 :class:`SimulatedTable` is a table without a camera: a real record, the real referee fed the inputs
-a perfectly read board gives for a recorded match (``controller.replay.referee_inputs``), and the
+a perfectly read board gives for a recorded match (``controller.sim.replay.referee_inputs``), and the
 real :class:`~controller.network.link.TableLink`.
 """
 
@@ -22,7 +22,7 @@ from typing import Any
 from controller.matfile import read_mat, replay_records
 from controller.network.link import TableLink
 from controller.record import Record
-from controller.replay import referee_inputs
+from controller.sim.replay import referee_inputs
 from controller.table.runner import Runner
 
 MOSQUITTO = shutil.which("mosquitto") or (

@@ -1,7 +1,7 @@
 """Drive the referee as a real board would: observations built from positions, dice and the cube.
 
 :func:`match_inputs` turns a real ``.mat`` match into the stream of inputs a camera and the players'
-hands would produce, using the product's own script (:mod:`controller.replay`): the opening
+hands would produce, using the product's own script (:mod:`controller.sim.replay`): the opening
 roll-off, dice coming to rest, checkers moved (at once, or one at a time), the dice picked up, the
 cube turned, pushed and taken back, resignations. :func:`observe` builds single observations with
 the knobs unit tests need (confidences, raw counts, cocked dice, frame state).
@@ -24,8 +24,8 @@ from controller.referee import (
     Referee,
 )
 from controller.referee.turn import board_of
-from controller.replay import BoardScript, referee_inputs
 from controller.rules import Play, Position
+from controller.sim.replay import BoardScript, referee_inputs
 from sheshbesh.observation import CubeReading, DieReading, LocationCount, Observation
 from tests.shared_data import MATCHES_DIR
 
@@ -86,7 +86,7 @@ def noise(position: Position, cube: tuple[int, str] | None) -> list[ObservationS
 
 
 class NoisyBoard(BoardScript):
-    """The product's board script (:class:`controller.replay.BoardScript`) with human touches:
+    """The product's board script (:class:`controller.sim.replay.BoardScript`) with human touches:
     hands over the board between settled frames, and checkers moved one at a time."""
 
     def __init__(

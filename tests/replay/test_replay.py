@@ -11,7 +11,12 @@ from controller.cli import main
 from controller.matfile import MatFileError, read_mat, replay_records
 from controller.record import Record
 from controller.referee import ButtonPressed, NewMatch, ObservationSeen, Resign
-from controller.replay import BoardScript, match_settings, referee_inputs, replay_through_referee
+from controller.sim.replay import (
+    BoardScript,
+    match_settings,
+    referee_inputs,
+    replay_through_referee,
+)
 from tests.shared_data import MATCHES_DIR
 
 PATHS = sorted(MATCHES_DIR.glob("*.mat"))
