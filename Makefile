@@ -30,7 +30,7 @@ typecheck: $(STAMP)
 
 # Languages (README, "Languages"): the catalogues live in $(LOCALES), one messages.po per language.
 LOCALES   := sheshbesh/locale
-LANGUAGES := he ar cs
+LANGUAGES := he ar cs tr el ru
 # Gather every marked text into messages.pot and bring each language's .po up to date with it
 # (new texts arrive untranslated; the tests insist on a translation for each).
 messages: $(STAMP)

@@ -11,7 +11,7 @@ ones (``sheshbesh/locale/<language>/LC_MESSAGES/messages.po``, compiled to ``.mo
 >>> check_language("fr")
 Traceback (most recent call last):
 ...
-sheshbesh.language.LanguageError: language 'fr' is not one of en, he, ar, cs
+sheshbesh.language.LanguageError: language 'fr' is not one of en, he, ar, cs, tr, el, ru
 """
 
 from __future__ import annotations
@@ -23,13 +23,16 @@ from typing import Final, Literal
 from sheshbesh.errors import SheshbeshError
 
 #: The complete languages, English (the source language) first.
-LANGUAGES: Final[tuple[str, ...]] = ("en", "he", "ar", "cs")
+LANGUAGES: Final[tuple[str, ...]] = ("en", "he", "ar", "cs", "tr", "el", "ru")
 #: Each language's name as its readers write it (what the panel's switch shows).
 LANGUAGE_NAMES: Final[dict[str, str]] = {
     "en": "English",
     "he": "עברית",
     "ar": "العربية",
     "cs": "Čeština",
+    "tr": "Türkçe",
+    "el": "Ελληνικά",
+    "ru": "Русский",
 }
 #: Languages read right to left.
 RIGHT_TO_LEFT: Final[frozenset[str]] = frozenset({"he", "ar"})

@@ -18,11 +18,16 @@ from controller.record import Record
 from controller.referee import ButtonPressed, Input, MatchSettings, NewMatch, ObservationSeen
 from controller.rules import Position
 from controller.table.runner import Runner
-from sheshbesh.language import LanguageError, translations
+from sheshbesh.language import LANGUAGES, LanguageError, translations
 from sheshbesh.phrases import translate_sentence
 
 #: Letters that show a sentence is in the language's own script.
-SCRIPT = {"he": re.compile(r"[\u0590-\u05FF]"), "ar": re.compile(r"[\u0600-\u06FF]")}
+SCRIPT = {
+    "he": re.compile(r"[\u0590-\u05FF]"),
+    "ar": re.compile(r"[\u0600-\u06FF]"),
+    "el": re.compile(r"[\u0370-\u03FF]"),
+    "ru": re.compile(r"[\u0400-\u04FF]"),
+}
 
 
 class Panel:
@@ -81,7 +86,7 @@ def test_with_no_language_the_runner_speaks_the_referee_s_english(
     assert _heard(inputs, "en")[0] == spoken
 
 
-@pytest.mark.parametrize("language", ["he", "ar", "cs"])
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
 def test_the_runner_speaks_the_table_s_language_and_records_english(
     inputs: list[Input], english: tuple[list[str], list[Any], list[Any]], language: str
 ) -> None:

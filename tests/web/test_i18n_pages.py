@@ -29,13 +29,27 @@ from web.i18n import COOKIE
 from web.state import example_state
 
 ROOT = Path(__file__).resolve().parents[2]
-RIGHT_TO_LEFT = {"he": "rtl", "ar": "rtl", "cs": "ltr", "en": "ltr"}
+RIGHT_TO_LEFT = {
+    "he": "rtl",
+    "ar": "rtl",
+    "en": "ltr",
+    "cs": "ltr",
+    "tr": "ltr",
+    "el": "ltr",
+    "ru": "ltr",
+}
+TRANSLATED = [language for language in LANGUAGES if language != "en"]
+#: Languages written in a script with no Latin letters: only names, IDs and notation may be Latin.
+NOT_LATIN = {"he", "ar", "el", "ru"}
 #: Words of each language the scoreboard of the example state must show.
 SCOREBOARD_WORDS = {
     "en": ["Scoreboard", "Match to 7", "pips", "Last play", "Ada to play 5-2"],
     "he": ["תוצאות", "מאץ' ל-7", "פיפס", "מהלך אחרון", "משחק"],
     "ar": ["النتائج", "مباراة إلى 7", "خطوات", "آخر نقلة", "دور"],
     "cs": ["Výsledky", "Zápas na 7", "oka", "Poslední tah", "hraje"],
+    "tr": ["Skor tablosu", "7 sayılık maç", "pip", "Son hamle", "oynayacak"],
+    "el": ["Πίνακας σκορ", "Ματς στους 7", "πιπ", "Τελευταία κίνηση", "παίζει"],
+    "ru": ["Табло", "Матч до 7", "пипы", "Последний ход", "ходит"],
 }
 #: English words of the panel's own that must not be left on a translated page.
 ENGLISH = re.compile(
@@ -44,7 +58,18 @@ ENGLISH = re.compile(
     r"doubles|takes|passes|centred|source|legal|none|off|ok)\b"
 )
 #: What may stay in Latin letters on a Hebrew or Arabic page: names, IDs, notation, locations.
-ALLOWED_LATIN = {"Ada", "Boris", "Chaim", "Dalia", "English", "Čeština", "PIN", "ID", "mat"}
+ALLOWED_LATIN = {
+    "Ada",
+    "Boris",
+    "Chaim",
+    "Dalia",
+    "English",
+    "Čeština",
+    "Türkçe",
+    "PIN",
+    "ID",
+    "mat",
+}
 ALLOWED_LATIN |= {"sheshbesh", "analyse"}  # the command that analyses a match
 
 
@@ -58,7 +83,9 @@ def _latin_words(text: str) -> list[str]:
     text = re.sub(r"[A-Za-z0-9+/]{10,}", " ", text)  # Position and Match IDs
     text = re.sub(r"\b(?:bar|off)-(?:white|black)\b|\bp\d+\b|\b\d+/\d+\b", " ", text)
     return [
-        word for word in re.findall(r"[A-Za-zČčěšřžýáíéůú]{2,}", text) if word not in ALLOWED_LATIN
+        word
+        for word in re.findall(r"[A-Za-zČčěšřžýáíéůúüçğışöÜÇĞİŞÖ]{2,}", text)
+        if word not in ALLOWED_LATIN
     ]
 
 
@@ -73,11 +100,11 @@ def test_the_scoreboard_answers_in_the_browser_s_language(
         assert word in text, (language, word)
     if language != "en":
         assert ENGLISH.findall(text) == [], text
-    if language in ("he", "ar"):
+    if language in NOT_LATIN:
         assert _latin_words(text) == [], text
 
 
-@pytest.mark.parametrize("language", ["he", "ar", "cs"])
+@pytest.mark.parametrize("language", TRANSLATED)
 @pytest.mark.parametrize(
     "path", ["/board", "/matches", "/matches/m-20261130-01", "/matches/m-20261130-01/analysis"]
 )
@@ -89,11 +116,11 @@ def test_every_page_is_in_the_language_with_no_english_left(
     text = _visible(response.text)
     assert f'lang="{language}"' in response.text
     assert ENGLISH.findall(text) == [], (path, text)
-    if language in ("he", "ar"):
+    if language in NOT_LATIN:
         assert _latin_words(text) == [], (path, text)
 
 
-@pytest.mark.parametrize("language", ["he", "ar", "cs"])
+@pytest.mark.parametrize("language", TRANSLATED)
 def test_admin_calibration_login_and_errors_are_translated(
     admin: FlaskClient, language: str
 ) -> None:
@@ -269,7 +296,7 @@ def test_python_m_web_fake_answers_in_the_requested_language(
         assert ENGLISH.findall(text) == [], text
 
 
-@pytest.mark.parametrize("language", ["he", "ar", "cs"])
+@pytest.mark.parametrize("language", TRANSLATED)
 def test_an_analysis_report_reads_in_the_language(
     config: dict[str, Any], hub: PanelHub, language: str
 ) -> None:
@@ -283,6 +310,6 @@ def test_an_analysis_report_reads_in_the_language(
     text = _visible(page.text)
     assert "24/18 13/11" in text and "4HPwATDgc/ABMA" in text
     assert not re.search(r"\b(played|best|proper|blunder|doubtful|Equity|Error rate)\b", text)
-    if language in ("he", "ar"):
+    if language in NOT_LATIN:
         allowed = {"bgsage", "ply", "mEMG"}
         assert [w for w in _latin_words(text) if w not in allowed] == [], text

@@ -22,7 +22,7 @@ from tests.network.roomkit import SimulatedTable, fill_mirror
 from tests.shared_data import MATCHES_DIR
 from web.room import create_room_app
 
-RIGHT_TO_LEFT = {"he": "rtl", "ar": "rtl", "cs": "ltr"}
+RIGHT_TO_LEFT = {"he": "rtl", "ar": "rtl", "cs": "ltr", "tr": "ltr", "el": "ltr", "ru": "ltr"}
 ENGLISH = re.compile(
     r"\b(tables|online|offline|pips|to play|cube|centred|events|Games|wins|Room|Director|"
     r"stream overlay|with board|match over|money|Log in)\b"
@@ -59,7 +59,7 @@ def _visible(page: str) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
-@pytest.mark.parametrize("language", ["he", "ar", "cs"])
+@pytest.mark.parametrize("language", TRANSLATED)
 @pytest.mark.parametrize(
     "path", ["/", "/tables/playing", "/tables/finished", "/overlay/playing", "/director/login"]
 )
@@ -78,7 +78,7 @@ def test_room_pages_stay_english_by_default(client: FlaskClient) -> None:
     assert re.search(r"2 tables · \d online", _visible(page.text))
 
 
-@pytest.mark.parametrize("language", ["he", "ar", "cs"])
+@pytest.mark.parametrize("language", TRANSLATED)
 def test_the_director_s_page_speaks_the_language(
     tmp_path: Path, tables: list[SimulatedTable], language: str
 ) -> None:
@@ -140,7 +140,7 @@ DIRECTOR_ENGLISH = re.compile(
 )
 
 
-@pytest.mark.parametrize("language", ["he", "ar", "cs"])
+@pytest.mark.parametrize("language", TRANSLATED)
 def test_the_director_s_actions_are_answered_in_the_viewer_s_language(
     tmp_path: Path, tables: list[SimulatedTable], language: str
 ) -> None:
@@ -221,7 +221,7 @@ def test_the_director_s_actions_stay_english_by_default(
     ]
 
 
-@pytest.mark.parametrize("language", ["he", "ar", "cs"])
+@pytest.mark.parametrize("language", TRANSLATED)
 def test_the_room_s_error_pages_speak_the_language(client: FlaskClient, language: str) -> None:
     from sheshbesh.language import translations
 
