@@ -1,6 +1,8 @@
 """The demo pipeline as a library: a match file acted out as frames through vision and the referee.
 
-``sheshbesh demo`` and the end-to-end tests share :func:`play_match`; the command only adds the
+The demo runs on the live table's own parts (:class:`controller.table.assembly.LiveTable`):
+:func:`prepare` starts its runner and table on the stage's camera, :func:`play_match` feeds it the
+rendered frames. ``sheshbesh demo`` and the benchmarks share both; the command only adds the
 panel's server, the terminal and the log file.
 """
 
