@@ -2,8 +2,8 @@
 
 The demo runs on the live table's own parts (:class:`controller.table.assembly.LiveTable`):
 :func:`prepare` starts its runner and table on the stage's camera, :func:`play_match` feeds it the
-rendered frames. ``sheshbesh demo`` and the benchmarks share both; the command only adds the
-panel's server, the terminal and the log file.
+rendered frames. ``sheshbesh demo`` uses both (and adds the panel's server, the terminal and the
+log file); the pipeline benchmarks use :func:`prepare` and feed their own frames.
 """
 
 from __future__ import annotations
