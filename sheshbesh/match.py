@@ -41,6 +41,8 @@ __all__ = [
     "Player",
     "Policy",
     "Variant",
+    "as_player",
+    "as_player_or_none",
 ]
 
 #: 0 is White, the left-hand player of a .mat file; 1 is Black.
@@ -89,6 +91,24 @@ MAX_DELAY_SECONDS: Final[float] = 600.0
 _CLOCK_KEYS: Final = ("reserve", "reserve_seconds", "delay_seconds", "delay", "on_flag")
 
 
+def as_player(number: int) -> Player:
+    """``number`` (0 or 1) as a :data:`Player`; raises ``ValueError`` for any other number.
+
+    >>> as_player(1)
+    1
+    """
+    if number == 0:
+        return 0
+    if number == 1:
+        return 1
+    raise ValueError(f"a player is 0 (White) or 1 (Black), not {number!r}")
+
+
+def as_player_or_none(number: int | None) -> Player | None:
+    """:func:`as_player`, keeping None (nobody)."""
+    return None if number is None else as_player(number)
+
+
 class MatchSettingsError(SheshbeshError, ValueError):
     """A match setting that makes no sense; the message names it."""
 
@@ -111,11 +131,11 @@ class ClockSettings:
     840.0
     """
 
-    reserve: str = "per-point"
+    reserve: ReserveKind = "per-point"
     reserve_seconds: float = 120.0
     delay_seconds: float = 12.0
-    delay: str = "simple"
-    on_flag: str = "flag"
+    delay: DelayKind = "simple"
+    on_flag: OnFlag = "flag"
 
     def __post_init__(self) -> None:
         for name, choices in (

@@ -82,9 +82,9 @@ class FakeControls:
         self._record("new_match", settings)
         if self.hub is not None:
             state = starting_state(settings.players, settings.length)
-            state["match"].update(
-                variant=settings.variant, policy=settings.policy, hints=settings.hints
-            )
+            match = state["match"]
+            match["variant"], match["policy"] = settings.variant, settings.policy
+            match["hints"] = settings.hints
             state["match"]["id"] = f"fake-{len(self.calls)}"
             self.hub.publish(state)
 

@@ -13,7 +13,6 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from web.state import State, check_state, empty_state
 
@@ -182,7 +181,7 @@ class PanelHub:
         """The latest event id and a private copy of the latest state."""
         with self._lock:
             last = self._last
-        state: dict[str, Any] = json.loads(last.data)
+        state: State = json.loads(last.data)
         return last.id, state
 
     def subscribe(self, last_id: int | None = None) -> Listener:

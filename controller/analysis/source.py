@@ -214,116 +214,127 @@ def turns_from_events(events: Sequence[Event], name: str = "") -> TurnSource:
     recorded after the event it returns to. Raises :class:`AnalysisInputError` for an event stream
     that does not hold together (a play before any game, a bad Position ID).
     """
-    players: tuple[str, str] = ("White", "Black")
-    length = 0
-    settings = MatchSettings(length=0)
-    recorded: list[tuple[int, Turn]] = []
-    context: MatchContext | None = None
-    game = 0
-    move = 0
-    pending: dict[str, Any] | None = None
-    last: Position | None = None
+    walk = _RecordWalk()
     for event in events:
-        where = f"{name or 'record'} event {event.sequence} ({event.type})"
         if event.type not in _TURN_EVENTS:
             continue  # only these shape the turns; the rest need not even be read
+        where = f"{name or 'record'} event {event.sequence} ({event.type})"
         try:
-            payload = event.payload
-            if isinstance(payload, typed.MatchStarted):
-                settings = payload.settings
-                players, length = settings.players, settings.length
-            elif isinstance(payload, typed.GameStarted):
-                game = payload.game
-                move = 0
-                pending = None
-                last = None
-                score = payload.score or (0, 0)
-                context = MatchContext(
-                    length=length,
-                    score=(0, 0) if length == 0 else score,
-                    crawford_game=payload.is_crawford and length > 0,
-                    jacoby=settings.uses_jacoby,
-                    beavers=length == 0 and settings.beavers,
-                )
-            elif isinstance(payload, typed.CubeOffered):
-                if context is None:
-                    raise AnalysisInputError(f"{where}: a double before any game started")
-                doubler = payload.player
-                if last is None:
-                    raise AnalysisInputError(f"{where}: a double before the first play of the game")
-                at = last.swap() if last.turn != doubler else last
-                pending = {"player": doubler, "context": context, "position": at}
-            elif isinstance(payload, typed.CubeTaken | typed.CubeBeavered | typed.CubePassed):
-                if context is None or pending is None:
-                    raise AnalysisInputError(f"{where}: an answer without a double")
-                taker = payload.player
-                response = _RESPONSES[payload.type]
-                pending["response"] = response
-                if response == "take":
-                    context = context.after_take(taker)
-                elif response == "beaver":
-                    context = context.after_take(taker).after_take(taker)
-                else:
-                    move += 1
-                    at = pending["position"]
-                    recorded.append(
-                        (
-                            event.sequence,
-                            Turn(
-                                game=game,
-                                move=move,
-                                player=pending["player"],
-                                sides=_sides(at),
-                                context=pending["context"],
-                                doubled=True,
-                                response="pass",
-                                position_id=at.to_position_id(),
-                            ),
-                        )
-                    )
-                    pending = None
-            elif isinstance(payload, typed.Play):
-                if context is None:
-                    raise AnalysisInputError(f"{where}: a play before any game started")
-                if payload.position_id is None or payload.result_id is None:
-                    raise AnalysisInputError(f"{where}: a play without its Position IDs")
-                player = payload.player
-                before = Position.from_position_id(payload.position_id, player)
-                after = Position.from_position_id(payload.result_id, player)
-                move += 1
-                turn_context = context if pending is None else pending["context"]
-                recorded.append(
-                    (
-                        event.sequence,
-                        Turn(
-                            game=game,
-                            move=move,
-                            player=player,
-                            sides=_sides(before),
-                            context=turn_context,
-                            may_double=move > 1,
-                            doubled=pending is not None,
-                            response=None if pending is None else pending.get("response"),
-                            dice=payload.dice,
-                            played=_sides(after),
-                            played_notation=payload.play,
-                            position_id=payload.position_id,
-                        ),
-                    )
-                )
-                pending = None
-                last = after
-            elif isinstance(payload, typed.Undo):
-                back_to = payload.to_sequence
-                recorded = [(sequence, turn) for sequence, turn in recorded if sequence <= back_to]
-                pending = None
-                last = None
-                if recorded and recorded[-1][1].game == game and recorded[-1][1].played:
-                    kept = recorded[-1][1]
-                    assert kept.played is not None
-                    last = Position(kept.played[1], kept.played[0], kept.player)
+            walk.read(event.sequence, event.payload, where)
         except (KeyError, IndexError, TypeError, ValueError) as error:
             if isinstance(error, AnalysisInputError):
                 raise
             raise AnalysisInputError(f"{where}: {error!s}") from error
-    return TurnSource(players, length, tuple(turn for _, turn in recorded), name)
+    settings = walk.settings
+    turns = tuple(turn for _, turn in walk.recorded)
+    return TurnSource(settings.players, settings.length, turns, name)
+
+
+class _RecordWalk:
+    """The turns of a record so far, read event by event (positions from the Position IDs)."""
+
+    def __init__(self) -> None:
+        self.settings = MatchSettings(length=0)
+        self.recorded: list[tuple[int, Turn]] = []  # (event sequence, turn)
+        self.context: MatchContext | None = None
+        self.game = 0
+        self.move = 0
+        self.pending: dict[str, Any] | None = None
+        self.last: Position | None = None
+
+    def read(self, sequence: int, payload: typed.EventPayload, where: str) -> None:
+        if isinstance(payload, typed.MatchStarted):
+            self.settings = payload.settings
+        elif isinstance(payload, typed.GameStarted):
+            self.start(payload)
+        elif isinstance(payload, typed.CubeOffered):
+            self.double(payload.player, where)
+        elif isinstance(payload, typed.CubeTaken | typed.CubeBeavered | typed.CubePassed):
+            self.answer(sequence, payload.player, _RESPONSES[payload.type], where)
+        elif isinstance(payload, typed.Play):
+            self.play(sequence, payload, where)
+        elif isinstance(payload, typed.Undo):
+            self.undo(payload.to_sequence)
+
+    def start(self, started: typed.GameStarted) -> None:
+        length = self.settings.length
+        self.game, self.move, self.pending, self.last = started.game, 0, None, None
+        self.context = MatchContext(
+            length=length,
+            score=(0, 0) if length == 0 else started.score or (0, 0),
+            crawford_game=started.is_crawford and length > 0,
+            jacoby=self.settings.uses_jacoby,
+            beavers=length == 0 and self.settings.beavers,
+        )
+
+    def double(self, doubler: int, where: str) -> None:
+        if self.context is None:
+            raise AnalysisInputError(f"{where}: a double before any game started")
+        last = self.last
+        if last is None:
+            raise AnalysisInputError(f"{where}: a double before the first play of the game")
+        at = last.swap() if last.turn != doubler else last
+        self.pending = {"player": doubler, "context": self.context, "position": at}
+
+    def answer(self, sequence: int, taker: int, response: Response, where: str) -> None:
+        pending, context = self.pending, self.context
+        if context is None or pending is None:
+            raise AnalysisInputError(f"{where}: an answer without a double")
+        pending["response"] = response
+        if response == "take":
+            self.context = context.after_take(taker)
+        elif response == "beaver":
+            self.context = context.after_take(taker).after_take(taker)
+        else:
+            self.move += 1
+            at = pending["position"]
+            turn = Turn(
+                game=self.game,
+                move=self.move,
+                player=pending["player"],
+                sides=_sides(at),
+                context=pending["context"],
+                doubled=True,
+                response="pass",
+                position_id=at.to_position_id(),
+            )
+            self.recorded.append((sequence, turn))
+            self.pending = None
+
+    def play(self, sequence: int, play: typed.Play, where: str) -> None:
+        if self.context is None:
+            raise AnalysisInputError(f"{where}: a play before any game started")
+        if play.position_id is None or play.result_id is None:
+            raise AnalysisInputError(f"{where}: a play without its Position IDs")
+        before = Position.from_position_id(play.position_id, play.player)
+        after = Position.from_position_id(play.result_id, play.player)
+        self.move += 1
+        pending = self.pending
+        turn = Turn(
+            game=self.game,
+            move=self.move,
+            player=play.player,
+            sides=_sides(before),
+            context=self.context if pending is None else pending["context"],
+            may_double=self.move > 1,
+            doubled=pending is not None,
+            response=None if pending is None else pending.get("response"),
+            dice=play.dice,
+            played=_sides(after),
+            played_notation=play.play,
+            position_id=play.position_id,
+        )
+        self.recorded.append((sequence, turn))
+        self.pending = None
+        self.last = after
+
+    def undo(self, back_to: int) -> None:
+        self.recorded = [
+            (sequence, turn) for sequence, turn in self.recorded if sequence <= back_to
+        ]
+        self.pending = None
+        self.last = None
+        if self.recorded and self.recorded[-1][1].game == self.game and self.recorded[-1][1].played:
+            kept = self.recorded[-1][1]
+            assert kept.played is not None
+            self.last = Position(kept.played[1], kept.played[0], kept.player)

@@ -47,7 +47,9 @@ from sheshbesh.match import (
     RESERVE_KINDS,
     ClockSettings,
     ClockSettingsError,
+    as_player_or_none,
 )
+from sheshbesh.snapshot import ClockView
 
 __all__ = [
     "CLOCK_SOURCES",
@@ -192,13 +194,13 @@ def flag(state: ClockState, player: int, time: float) -> ClockState:
     )
 
 
-def clock_view(state: ClockState, now: float) -> dict[str, Any]:
-    """The clock as the panel draws it, at ``now`` (plain JSON; see ``web.state``)."""
+def clock_view(state: ClockState, now: float) -> ClockView:
+    """The clock as the panel draws it, at ``now`` (plain JSON; see ``sheshbesh.snapshot``)."""
     remaining = state.remaining(now)
     settings = state.settings
     return {
         "remaining": [round(remaining[0], 3), round(remaining[1], 3)],
-        "running": state.running,
+        "running": as_player_or_none(state.running),
         "paused": state.paused,
         "flagged": list(state.flagged),
         "delay_left": round(state.delay_left(now), 3),

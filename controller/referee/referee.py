@@ -130,7 +130,9 @@ from sheshbesh.events import (
 )
 from sheshbesh.events import Undo as Undone
 from sheshbesh.locations import LOCATIONS
+from sheshbesh.match import Policy, Variant, as_player, as_player_or_none
 from sheshbesh.observation import CubeReading, DieReading, Observation
+from sheshbesh.snapshot import CubeMove, LastPlay, Message, MessageKind, PanelSnapshot, PlayMove
 
 COLOURS = ("white", "black")
 NAMES = ("White", "Black")
@@ -168,7 +170,7 @@ class Referee:
         # What follows is seen, not recorded: it only shapes lights and messages.
         self._effects: list[Effect] = []
         self._says: list[str] = []
-        self._message: dict[str, Any] | None = None
+        self._message: Message | None = None
         self._lights: Scene = DARK
         self._last_board: Board | None = None
         self._dice_seen_clear = False
@@ -478,8 +480,13 @@ class Referee:
             raise ValueError("play: result_id is missing")
         else:
             following = Position.from_position_id(play.result_id, player).swap()
-        entry = {"game": game.number, "player": player, "dice": list(dice), "play": play.play}
-        last = {
+        entry: PlayMove = {
+            "game": game.number,
+            "player": player,
+            "dice": list(dice),
+            "play": play.play,
+        }
+        last: LastPlay = {
             "player": player,
             "dice": list(dice),
             "play": play.play,
@@ -503,11 +510,11 @@ class Referee:
     # -- settings shortcuts -------------------------------------------------------------------
 
     @property
-    def _variant(self) -> str:
+    def _variant(self) -> Variant:
         return self.settings.variant if self.settings else "backgammon"
 
     @property
-    def _policy(self) -> str:
+    def _policy(self) -> Policy:
         return self.settings.policy if self.settings else "tournament"
 
     @property
@@ -1190,9 +1197,9 @@ class Referee:
     def _say(self, text: str) -> None:
         self._says.append(text)
 
-    def _tell(self, kind: str, text: str, locations: Iterable[str] = ()) -> None:
+    def _tell(self, kind: MessageKind, text: str, locations: Iterable[str] = ()) -> None:
         """Show a message; say it aloud only when it is new (the camera repeats itself)."""
-        message = {"kind": kind, "text": text, "locations": list(locations)}
+        message: Message = {"kind": kind, "text": text, "locations": list(locations)}
         if message != self._message:
             self._say(text)
         self._message = message
@@ -1238,8 +1245,8 @@ class Referee:
                 return legal_scene(hint.sources, hint.destinations, game.turn)
         return turn_scene(game.turn)
 
-    def snapshot(self) -> dict[str, Any]:
-        """The panel's whole picture, as plain JSON values (the schema the panel draws)."""
+    def snapshot(self) -> PanelSnapshot:
+        """The panel's whole picture, as plain JSON values (:class:`PanelSnapshot`)."""
         settings = self.settings
         game = self.game
         board = board_of(game.position)
@@ -1253,7 +1260,7 @@ class Referee:
             }
         if message is None and game.mismatch is not None:
             message = {"kind": "mismatch", "text": game.mismatch, "locations": []}
-        snapshot: dict[str, Any] = {
+        snapshot: PanelSnapshot = {
             "match": {
                 "id": self.match_id,
                 "players": list(settings.players) if settings else ["White", "Black"],
@@ -1265,15 +1272,15 @@ class Referee:
                 "variant": self._variant,
                 "policy": self._policy,
                 "hints": self._hints,
-                "winner": self.winner,
+                "winner": as_player_or_none(self.winner),
             },
             "cube": {
                 "value": game.cube,
-                "owner": game.cube_owner,
-                "offered_by": game.offered_by,
+                "owner": as_player_or_none(game.cube_owner),
+                "offered_by": as_player_or_none(game.offered_by),
                 "dead": bool(settings and cube_is_dead(self._match_state())),
             },
-            "turn": game.turn if game.phase not in ("idle", "roll_off") else None,
+            "turn": as_player(game.turn) if game.phase not in ("idle", "roll_off") else None,
             "dice": list(game.dice) if game.dice else None,
             "pips": [game.position.pip_count(0), game.position.pip_count(1)],
             "position": {name: [w, b] for name, (w, b) in board.counts().items()},
@@ -1341,7 +1348,12 @@ def _fold_cube(
             offered_by=None,
             offered_cube=0,
         )
-    action = {"game": game.number, "player": cube.player, "action": cube.action, "cube": cube.cube}
+    action: CubeMove = {
+        "game": game.number,
+        "player": cube.player,
+        "action": cube.action,
+        "cube": cube.cube,
+    }
     return replace(game, moves=(*game.moves, action))
 
 

@@ -98,10 +98,10 @@ def _clock(snapshot: Any) -> dict[str, Any] | None:
     if not isinstance(snapshot, dict) or snapshot.get("clock") is None:
         return None
     try:
-        clock: dict[str, Any] = check_state(snapshot)["clock"]
+        clock = check_state(snapshot).get("clock")
     except (PanelStateError, KeyError, TypeError, ValueError):
         return None
-    return dict(clock)
+    return None if clock is None else dict(clock)
 
 
 def _with_clock(summary: Mapping[str, Any], snapshot: Any) -> dict[str, Any]:
