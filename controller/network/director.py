@@ -19,16 +19,13 @@ import threading
 import time
 import zipfile
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import Any
 
 from controller.network.address import NetworkError
 from sheshbesh.language import N_
+from sheshbesh.match import MAX_LENGTH, POLICIES, VARIANTS, MatchSettings
 
 log = logging.getLogger("sheshbesh")
-
-VARIANTS: Final = ("backgammon", "sheshbesh")
-POLICIES: Final = ("teaching", "tournament", "condone")
-MAX_LENGTH: Final = 64
 
 
 class AssignmentError(NetworkError, ValueError):
@@ -77,16 +74,20 @@ def assignment_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
         value = raw.get(name, default)
         return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "on")
 
-    return {
-        "players": names,
-        "length": length,
-        "crawford": flag("crawford", True),
-        "jacoby": flag("jacoby", False) and length == 0,
-        "beavers": flag("beavers", False) and length == 0,
-        "variant": variant,
-        "policy": policy,
-        "hints": flag("hints", False),
-    }
+    # What the director leaves out is the room's choice for rated play: no hints, no Jacoby.
+    settings = MatchSettings(
+        players=(names[0], names[1]),
+        length=length,
+        crawford=flag("crawford", True),
+        jacoby=flag("jacoby", False),
+        beavers=flag("beavers", False) and length == 0,
+        variant=variant,
+        policy=policy,
+        hints=flag("hints", False),
+    )
+    data = settings.to_data("")
+    del data["id"]  # the assignment's id is the command's
+    return data
 
 
 def assignment_of(command: Mapping[str, Any]) -> dict[str, Any] | None:
