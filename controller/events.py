@@ -1,7 +1,9 @@
 """Match events: what happened, in order. The event log is the truth; everything else is a view.
 
 The referee emits events; the record (SQLite) appends them before the referee acts on them; the panel,
-the LEDs and the exports are derived from them. ``data`` is plain JSON (str keys, JSON values).
+the LEDs and the exports are derived from them. ``data`` is plain JSON (str keys, JSON values), as
+stored; :attr:`Event.payload` is the same data as its type's frozen dataclass
+(:mod:`sheshbesh.events`), read once and checked.
 
 Event types and their ``data`` (players are 0 = White, the left-hand player of a .mat file, 1 = Black):
 
