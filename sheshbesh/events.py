@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, TypeVar, cast
+from typing import Any, ClassVar, Final, Self, TypeVar, cast
 
 from sheshbesh.errors import SheshbeshError
 from sheshbesh.match import (
@@ -400,9 +400,9 @@ class _CubeEvent:
     cube: int
 
     @classmethod
-    def _read(cls, data: Mapping[str, Any]) -> tuple[Player, int]:
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
         read = _Reader(cls.type, data)
-        return read.player(), read.integer("cube", 1)
+        return cls(read.player(), read.integer("cube", 1))
 
     def to_dict(self) -> dict[str, Any]:
         return {"player": self.player, "cube": self.cube}
@@ -415,19 +415,11 @@ class CubeOffered(_CubeEvent):
     type: ClassVar[str] = "cube_offered"
     action: ClassVar[CubeAction] = "double"
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> CubeOffered:
-        return cls(*cls._read(data))
-
 
 @dataclass(frozen=True, slots=True)
 class CubeTaken(_CubeEvent):
     type: ClassVar[str] = "cube_taken"
     action: ClassVar[CubeAction] = "take"
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> CubeTaken:
-        return cls(*cls._read(data))
 
 
 @dataclass(frozen=True, slots=True)
@@ -437,19 +429,11 @@ class CubePassed(_CubeEvent):
     type: ClassVar[str] = "cube_passed"
     action: ClassVar[CubeAction] = "pass"
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> CubePassed:
-        return cls(*cls._read(data))
-
 
 @dataclass(frozen=True, slots=True)
 class CubeBeavered(_CubeEvent):
     type: ClassVar[str] = "cube_beavered"
     action: ClassVar[CubeAction] = "beaver"
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> CubeBeavered:
-        return cls(*cls._read(data))
 
 
 @dataclass(frozen=True, slots=True)
@@ -498,6 +482,10 @@ class _Answer:
     type: ClassVar[str] = ""
     player: Player
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        return cls(_Reader(cls.type, data).player())
+
     def to_dict(self) -> dict[str, Any]:
         return {"player": self.player}
 
@@ -506,18 +494,10 @@ class _Answer:
 class ResignAccepted(_Answer):
     type: ClassVar[str] = "resign_accepted"
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ResignAccepted:
-        return cls(_Reader(cls.type, data).player())
-
 
 @dataclass(frozen=True, slots=True)
 class ResignRefused(_Answer):
     type: ClassVar[str] = "resign_refused"
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ResignRefused:
-        return cls(_Reader(cls.type, data).player())
 
 
 @dataclass(frozen=True, slots=True)
