@@ -92,7 +92,7 @@ class PanelConfig:
     trusted_networks: str = ""
     #: reverse proxies in front of the panel whose client address to believe (0: none)
     proxies: int = 0
-    #: the café's language for the panel ("en", "he", "ar", "cs"); empty: each browser's own
+    #: the café's language for the panel (one of sheshbesh.language.LANGUAGES); empty: each browser's own
     language: str = ""
 
 
