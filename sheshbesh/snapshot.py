@@ -226,13 +226,162 @@ def check_snapshot(value: Any, shape: Any = PanelSnapshot, path: str = "(root)")
 
     Raises :class:`SnapshotError` naming the first field that is missing or wrong.
     """
-    _check(value, shape, path)
+    problem = _checker(shape)(value)
+    if problem is not None:
+        where, tail = problem
+        if path == "(root)" and where:  # noqa: SIM108
+            field = where.removeprefix(".")
+        else:
+            field = path + where
+        raise SnapshotError(f"state field {field}{tail}")
     return value
+
+
+#: What is wrong, if anything: (where below the value checked, e.g. ".match.score", and the rest
+#: of the sentence, e.g. ": must be ... (got ...)"). Returned, not raised: a union tries its
+#: options, and a snapshot is checked on every publish.
+Problem = tuple[str, str] | None
+Checker = Callable[[Any], Problem]
+
+
+def _must(wanted: str, value: Any) -> Problem:
+    return "", f": must be {wanted} (got {value!r:.80})"
+
+
+def _below(where: str, problem: Problem) -> Problem:
+    return None if problem is None else (where + problem[0], problem[1])
+
+
+@functools.cache
+def _checker(shape: Any) -> Checker:
+    """The checker of ``shape``, built once per type from its annotations."""
+    origin = get_origin(shape)
+    if origin is Annotated:
+        return _annotated_checker(shape)
+    if is_typeddict(shape):
+        return _object_checker(shape)
+    if origin in (Union, types.UnionType):
+        return _union_checker(shape)
+    if origin is Literal:
+        return _literal_checker(shape)
+    if origin is list:
+        return _list_checker(get_args(shape)[0])
+    if origin is dict:
+        return _mapping_checker(*get_args(shape))
+    if shape is Any:
+        return lambda v: None
+    fits, wanted = _plain(shape), _describe(shape)
+    return lambda v: None if fits(v) else _must(wanted, v)
+
+
+def _literal_checker(shape: Any) -> Checker:
+    # (type, value) pairs: True is not the literal 1, nor 1.0 the literal 1.
+    allowed, wanted = frozenset((type(x), x) for x in get_args(shape)), _describe(shape)
+
+    def check(value: Any) -> Problem:
+        try:
+            if (type(value), value) in allowed:
+                return None
+        except TypeError:  # an unhashable value (a list, an object) is no literal
+            pass
+        return _must(wanted, value)
+
+    return check
+
+
+def _plain(shape: Any) -> Callable[[Any], bool]:
+    if shape is type(None):
+        return lambda v: v is None
+    if shape is float:
+        return lambda v: isinstance(v, int | float) and not isinstance(v, bool)
+    if shape is int:
+        return lambda v: isinstance(v, int) and not isinstance(v, bool)
+    return lambda v: isinstance(v, shape)
+
+
+def _annotated_checker(shape: Any) -> Checker:
+    base, *notes = get_args(shape)
+    wording = next((note for note in notes if isinstance(note, str)), None)
+    rules = [note for note in notes if isinstance(note, Rule)]
+    inner = _checker(base)
+
+    def check(value: Any) -> Problem:
+        problem = inner(value)
+        if problem is not None:
+            return problem if wording is None else _must(wording, value)
+        for rule in rules:
+            broken = rule.check(value)
+            if broken is not None:
+                return _must(broken, value)
+        return None
+
+    return check
+
+
+def _object_checker(shape: Any) -> Checker:
+    fields = [(key, _checker(hint), required) for key, hint, required in _fields(shape)]
+
+    def check(value: Any) -> Problem:
+        if not isinstance(value, dict):
+            return _must("an object", value)
+        for key, item, required in fields:
+            if key in value:
+                problem = item(value[key])
+                if problem is not None:
+                    return f".{key}{problem[0]}", problem[1]
+            elif required:
+                return f".{key}", " is missing"
+        return None
+
+    return check
+
+
+def _required(hint: Any) -> Any:
+    """The type inside ``NotRequired[...]`` (``get_type_hints`` keeps it with extras)."""
+    return get_args(hint)[0] if get_origin(hint) is NotRequired else hint
+
+
+def _union_checker(shape: Any) -> Checker:
+    options = [_checker(option) for option in get_args(shape)]
+    others = [option for option in get_args(shape) if option is not type(None)]
+    wanted = _describe(shape)
+    if len(others) == 1 and len(options) == 2:
+        # X or null: a value that is not null gets X's own, more precise, problem.
+        inner = _checker(others[0])
+        return lambda v: None if v is None else inner(v)
+    if all(is_typeddict(option) for option in get_args(shape)):
+        return _objects_checker(get_args(shape), wanted)
+
+    def check(value: Any) -> Problem:
+        for option in options:
+            if option(value) is None:
+                return None
+        return _must(wanted, value)
+
+    return check
+
+
+def _objects_checker(shapes: tuple[Any, ...], wanted: str) -> Checker:
+    """One of several kinds of object: the first whose keys the value has is the one checked."""
+    kinds = [(_keys_needed(shape), _checker(shape)) for shape in shapes]
+
+    def check(value: Any) -> Problem:
+        if isinstance(value, dict):
+            for needed, checker in kinds:
+                if needed <= value.keys():
+                    return checker(value)
+        return _must(wanted, value)
+
+    return check
+
+
+def _keys_needed(shape: Any) -> frozenset[str]:
+    return frozenset(key for key, _, required in _fields(shape) if required)
 
 
 @functools.cache
 def _fields(shape: Any) -> tuple[tuple[str, Any, bool], ...]:
-    """(key, type, required) of a TypedDict, worked out once per class."""
+    """(key, type, required) of a TypedDict."""
     hints = get_type_hints(shape, include_extras=True)
     # Read NotRequired from the hints themselves: with postponed annotations Python 3.11 files
     # every key of a total class under __required_keys__.
@@ -242,112 +391,39 @@ def _fields(shape: Any) -> tuple[tuple[str, Any, bool], ...]:
     )
 
 
-def _fail(path: str, wanted: str, value: Any) -> SnapshotError:
-    return SnapshotError(f"state field {path}: must be {wanted} (got {value!r:.80})")
+def _list_checker(item_shape: Any) -> Checker:
+    item, wanted = _checker(item_shape), f"a list of {_describe(item_shape)}"
 
-
-def _check(value: Any, shape: Any, path: str) -> None:
-    origin = get_origin(shape)
-    if origin is Annotated:
-        _check_annotated(value, shape, path)
-    elif is_typeddict(shape):
-        _check_object(value, shape, path)
-    elif origin in (Union, types.UnionType):
-        options = get_args(shape)
-        others = [option for option in options if option is not type(None)]
-        if value is not None and len(others) == 1:
-            _check(value, others[0], path)  # X or null, and not null: X's own error
-        elif not any(_fits(value, option, path) for option in options):
-            raise _fail(path, _describe(shape), value)
-    elif origin is Literal:
-        if not any(type(value) is type(v) and value == v for v in get_args(shape)):
-            raise _fail(path, _describe(shape), value)
-    elif origin is list:
-        _check_list(value, get_args(shape)[0], path)
-    elif origin is dict:
-        _check_mapping(value, get_args(shape), path)
-    elif shape is not Any and not _is_plain(value, shape):
-        raise _fail(path, _describe(shape), value)
-
-
-def _fits(value: Any, shape: Any, path: str) -> bool:
-    try:
-        _check(value, shape, path)
-    except SnapshotError:
-        return False
-    return True
-
-
-def _is_plain(value: Any, shape: Any) -> bool:
-    if shape is type(None):
-        return value is None
-    if shape is float:
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if shape is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, shape)
-
-
-def _check_annotated(value: Any, shape: Any, path: str) -> None:
-    base, *notes = get_args(shape)
-    wording = next((note for note in notes if isinstance(note, str)), None)
-    rules = [note for note in notes if isinstance(note, Rule)]
-    try:
-        _check(value, base, path)
-    except SnapshotError:
-        if wording is None:
-            raise
-        raise _fail(path, wording, value) from None
-    for rule in rules:
-        problem = rule.check(value)
-        if problem is not None:
-            raise _fail(path, problem, value)
-
-
-def _check_object(value: Any, shape: Any, path: str) -> None:
-    if not isinstance(value, dict):
-        raise _fail(path, "an object", value)
-    prefix = "" if path == "(root)" else f"{path}."
-    for key, hint, required in _fields(shape):
-        if key not in value:
-            if required:
-                raise SnapshotError(f"state field {prefix}{key} is missing")
-            continue
-        _check(value[key], hint, f"{prefix}{key}")
-
-
-def _required(hint: Any) -> Any:
-    """The type inside ``NotRequired[...]`` (``get_type_hints`` keeps it with extras)."""
-    return get_args(hint)[0] if get_origin(hint) is NotRequired else hint
-
-
-def _check_list(value: Any, item: Any, path: str) -> None:
-    if not isinstance(value, list | tuple):
-        raise _fail(path, f"a list of {_describe(item)}", value)
-    for index, entry in enumerate(value):
-        _check(entry, item, f"{path}.{index}")
-
-
-def _check_mapping(value: Any, key_and_item: tuple[Any, Any], path: str) -> None:
-    key_shape, item = key_and_item
-    if not isinstance(value, dict):
-        raise _fail(path, "an object keyed by location", value)
-    for key, entry in value.items():
-        problem = _rule_problem(key, key_shape)
-        if problem is not None:
-            raise SnapshotError(f"state field {path}: {problem} (got {key!r:.80})")
-        _check(entry, item, f"{path}.{key}")
-
-
-def _rule_problem(value: Any, shape: Any) -> str | None:
-    if get_origin(shape) is not Annotated:
-        return None
-    for note in get_args(shape)[1:]:
-        if isinstance(note, Rule):
-            problem = note.check(value)
+    def check(value: Any) -> Problem:
+        if not isinstance(value, list | tuple):
+            return _must(wanted, value)
+        for index, entry in enumerate(value):
+            problem = item(entry)
             if problem is not None:
-                return problem
-    return None
+                return f".{index}{problem[0]}", problem[1]
+        return None
+
+    return check
+
+
+def _mapping_checker(key_shape: Any, item_shape: Any) -> Checker:
+    item = _checker(item_shape)
+    key_rules = [note for note in get_args(key_shape)[1:] if isinstance(note, Rule)]
+
+    def check(value: Any) -> Problem:
+        if not isinstance(value, dict):
+            return _must("an object keyed by location", value)
+        for key, entry in value.items():
+            for rule in key_rules:
+                broken = rule.check(key)
+                if broken is not None:
+                    return "", f": {broken} (got {key!r:.80})"
+            problem = item(entry)
+            if problem is not None:
+                return f".{key}{problem[0]}", problem[1]
+        return None
+
+    return check
 
 
 def _describe(shape: Any) -> str:

@@ -41,7 +41,7 @@ def _with(path: str, value: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("path", "value", "words"),
     [
-        ("moves.0.action", "redouble", "moves.0: must be an object like PlayMove or an object"),
+        ("moves.0.action", "redouble", "moves.0.action: must be one of double, take, pass"),
         ("games.0.score", "1-0", "games.0.score: must be a list"),
         ("last_play.from", ["p6", "p0"], "last_play.from: must be a list of board location names"),
         ("message.locations", ["nowhere"], "message.locations"),
