@@ -570,14 +570,12 @@ class MatchWon:
 
 
 @dataclass(frozen=True, slots=True)
-class ClockPaused:
-    """``by``: director or button."""
-
-    type: ClassVar[str] = "clock_paused"
+class _ClockSwitch:
+    type: ClassVar[str] = ""
     by: str
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ClockPaused:
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
         return cls(_Reader(cls.type, data).text("by"))
 
     def to_dict(self) -> dict[str, Any]:
@@ -585,18 +583,17 @@ class ClockPaused:
 
 
 @dataclass(frozen=True, slots=True)
-class ClockResumed:
+class ClockPaused(_ClockSwitch):
+    """``by``: director or button."""
+
+    type: ClassVar[str] = "clock_paused"
+
+
+@dataclass(frozen=True, slots=True)
+class ClockResumed(_ClockSwitch):
     """``by``: director, button, or restart (the referee resumed from the record)."""
 
     type: ClassVar[str] = "clock_resumed"
-    by: str
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ClockResumed:
-        return cls(_Reader(cls.type, data).text("by"))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"by": self.by}
 
 
 @dataclass(frozen=True, slots=True)
