@@ -64,6 +64,9 @@ CUBE_SURE = 0.6
 CHECKER_RIM = 0.6
 #: the most four-fold wobble of a checker's rim, as a share of its radius (a square's is 0.17)
 CHECKER_ROUND = 0.01
+#: a checker set within this Lab distance (lightness counted half) of the bare board's colour at a
+#: place cannot be told from the board there by colour (the noise a vouched colour must exceed)
+BOARD_LIKE = 10.0
 METHOD = "field-corners"
 
 
@@ -657,13 +660,16 @@ def field_dice(
     return tuple(sorted(readings, key=lambda d: (d.box[0], d.box[1])))
 
 
-def _voucher(top: Image, calibration: FieldCalibration) -> Callable[[float, float, float], bool]:
-    """Whether a disc's colour is nearer a checker set's than the empty board's at that place."""
+def _voucher(
+    top: Image, calibration: FieldCalibration
+) -> Callable[[float, float, float], bool | None]:
+    """Whether a disc's colour is nearer a checker set's than the empty board's at that place:
+    True or False, or None where the bare board there has a checker set's own colour."""
     lab = cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float64)
     sets = np.array([calibration.colours.white, calibration.colours.black])
     empty = calibration.empty
 
-    def vouch(x: float, y: float, radius: float) -> bool:
+    def vouch(x: float, y: float, radius: float) -> bool | None:
         r = max(2, round(radius * 0.5))
         xi, yi = round(x), round(y)
         patch = lab[max(yi - r, 0) : yi + r + 1, max(xi - r, 0) : xi + r + 1].reshape(-1, 3)
@@ -676,7 +682,13 @@ def _voucher(top: Image, calibration: FieldCalibration) -> Callable[[float, floa
             return to_set < 0.35 * calibration.colours.separation
         to_board = float(_distance(disc, board))
         # something other than the bare board lies there, and it is nearer a checker than it
-        return to_board > 10.0 and to_set < to_board
+        if to_board > BOARD_LIKE and to_set < to_board:
+            return True
+        # a checker set of the board's own colour there (white checkers on cream points, black
+        # on black): a checker's colour is the bare board's, so colour says nothing either way
+        if float(_distance(board, sets).min()) < BOARD_LIKE:
+            return None
+        return False
 
     return vouch
 

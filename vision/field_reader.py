@@ -198,8 +198,9 @@ def _best(
     return float(grid[best, 0]), float(grid[best, 1]), float(scores[best])
 
 
-#: says whether the disc at (x, y) of radius r looks like a checker rather than the board there
-Vouch = Callable[[float, float, float], bool]
+#: says whether the disc at (x, y) of radius r looks like a checker rather than the board there;
+#: None where the board there has a checker set's own colour (colour cannot tell)
+Vouch = Callable[[float, float, float], bool | None]
 
 
 def _row(
@@ -232,7 +233,11 @@ def _row(
         return float(gradients.ring_scores(np.array([[x, y]]), radius, edge)[0])
 
     def vouched(x: float, y: float) -> bool:
-        return vouch is not None and vouch(x, y, radius)
+        return vouch is not None and vouch(x, y, radius) is True
+
+    def colourless(x: float, y: float) -> bool:
+        """The board here has a checker set's own colour: colour cannot tell, the ring must."""
+        return vouch is not None and vouch(x, y, radius) is None
 
     lateral = centre_x + radius * np.linspace(-0.35, 0.35, 5)
     # the place at the base first: one lying over it must not be taken for it
@@ -255,7 +260,7 @@ def _row(
         if (
             ring >= settings.clear
             or (over and ring >= settings.covered)
-            or (ring >= settings.present and (vouch is None or vouched(x, y)))
+            or (ring >= settings.present and (vouch is None or vouched(x, y) or colourless(x, y)))
         ):
             return True
         if ring >= settings.weak and vouch is not None:

@@ -337,3 +337,27 @@ def test_a_large_view_of_the_field_is_shrunk_by_area_before_it_is_warped() -> No
     small = cv2.resize(image, (1280, 720), interpolation=cv2.INTER_AREA)
     assert field.camera_scale((1280, 720)) < SAMPLING
     assert abs(field.rectify(small)[10:-10, 10:-10].mean() - inner.mean()) < 8
+
+
+def test_colour_cannot_vouch_where_the_board_has_a_checker_sets_own_colour() -> None:
+    """White checkers on cream points: a disc of the checkers' colour there is no evidence either
+    way (None), so the ring alone decides; elsewhere the colour vouches (True) or refuses (False)."""
+    from vision.field_board import EmptyBoard, _voucher
+
+    _style, calibration, _rng = _white_side_style(3)
+    field = calibration.field
+    white = np.array(calibration.colours.white)
+    felt = white + np.array([-90.0, 20.0, -25.0])  # a board far from both sets
+    columns = np.empty_like(calibration.empty.columns)
+    columns[...] = felt
+    columns[0::2] = white  # every other column's picture (p13, p15, ...) has White's colour
+    board = dataclasses.replace(calibration, empty=EmptyBoard(columns, 5.0))
+    top = np.zeros((field.height, field.width, 3), np.uint8)
+    top[...] = cv2.cvtColor(np.uint8([[white.round()]]), cv2.COLOR_LAB2BGR)[0, 0]
+    vouch = _voucher(top, board)
+    on_white = (sum(field.column("p13")[:2]) / 2, 3 * field.radius)
+    on_felt = (sum(field.column("p14")[:2]) / 2, 3 * field.radius)
+    assert vouch(*on_white, field.radius) is None
+    assert vouch(*on_felt, field.radius) is True
+    top[...] = cv2.cvtColor(np.uint8([[felt.clip(0, 255).round()]]), cv2.COLOR_LAB2BGR)[0, 0]
+    assert _voucher(top, board)(*on_felt, field.radius) is False
