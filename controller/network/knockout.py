@@ -30,8 +30,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from controller.network.director import MAX_LENGTH, AssignmentError
+from controller.network.director import AssignmentError
 from sheshbesh.language import N_
+from sheshbesh.match import MAX_LENGTH
 
 MAX_PLAYERS: Final = 128
 
