@@ -1,7 +1,7 @@
 """Dice benchmark (a script, not a test): the photo dice reader on each family of development data.
 
     .venv/bin/python benchmarks/bench_dice.py [--families real,drawn,...] [--drawn 300] [--seed 0]
-        [--real DIR] [--json] [--misses] [--photoreal tests/data/photoreal]
+        [--real DIR] [--json] [--misses] [--photoreal tests/data/photoreal] [--model]
 
 Families come from :mod:`vision.dice_devset` (made from a seed, nothing stored). ``real`` is the
 public photo set, tuned on before (reported, no longer a test); ``real-tinted``, ``real-degraded``
@@ -9,7 +9,8 @@ and ``drawn`` are the tuning families; ``real-dark`` and ``real-inverted`` are H
 at while tuning, reported apart. A die is right when a die with its pips is read in its image (the
 multiset of pips read, met with the labelled one); "extra" counts dice read that are not there (a
 cocked die read as a flat one counts as extra); an image is exact when its multiset is the labelled
-one. Times are CPU time (process time, one thread) of :func:`read_dice_photo` alone, so that other work on the machine does not inflate them.
+one. ``--model`` measures the learned face model (:mod:`vision.dice_model`) alone instead: each
+labelled die's crop read as 1..6. Times are CPU time (process time, one thread) of :func:`read_dice_photo` alone, so that other work on the machine does not inflate them.
 """
 
 from __future__ import annotations
@@ -82,6 +83,39 @@ def measure(family: str, real: Path, seed: int, drawn: int, misses: bool) -> dic
     }
 
 
+def model_faces(family: str, real: Path, seed: int, drawn: int) -> dict[str, float]:
+    """The learned face model (:mod:`vision.dice_model`) alone on each labelled flat die of a
+    family: the crop around its label box (side 0.85 of the box's longer side) read as 1..6, and,
+    as a check on "no die", a crop a die and a half to the side of each (right when read as none
+    or when another labelled die lies there)."""
+    from vision.dice_model import NOT_A_DIE, classify_face
+
+    right = total = bare_right = bare = 0
+    for sample in samples(family, real, seed=seed, drawn=drawn):
+        height, width = sample.image.shape[:2]
+        centres = [(x + w / 2, y + h / 2) for x, y, w, h in sample.boxes]
+        for (x, y, w, h), pips in zip(sample.boxes, sample.pips, strict=True):
+            side = 0.85 * max(w, h)
+            cx, cy = x + w / 2, y + h / 2
+            if side < 4 or not (0 <= cx < width and 0 <= cy < height):
+                continue
+            total += 1
+            right += classify_face(sample.image, (cx, cy), side).label == pips
+            beside = (cx + 1.5 * side, cy)
+            if beside[0] < width and all(
+                abs(beside[0] - c[0]) + abs(beside[1] - c[1]) > side for c in centres
+            ):
+                bare += 1
+                bare_right += classify_face(sample.image, beside, side).label == NOT_A_DIE
+    return {
+        "dice": total,
+        "right": right,
+        "accuracy": right / total if total else 1.0,
+        "bare": bare,
+        "bare_refused": bare_right / bare if bare else 1.0,
+    }
+
+
 def photoreal(folder: Path) -> dict[str, float]:
     """Dice on rendered boards (labels ``dice: [{pips, box, cocked}]``): each flat die read inside
     its labelled box grown to twice its size, as a board reader that knows where dice lie would
@@ -138,8 +172,25 @@ def main() -> None:
     parser.add_argument(
         "--photoreal", type=Path, help="also read the dice of rendered boards in this folder"
     )
+    parser.add_argument(
+        "--model",
+        action="store_true",
+        help="measure the learned face model alone on each family's labelled dice instead",
+    )
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    if args.model:
+        print(f"{'family':16} {'role':9} {'dice':>5} {'model right':>11} {'bare refused':>12}")
+        for family in args.families.split(","):
+            r = model_faces(family, args.real, args.seed, args.drawn)
+            role = (
+                "HELD OUT" if family in HELD_OUT else ("reported" if family == "real" else "tuning")
+            )
+            print(
+                f"{family:16} {role:9} {r['dice']:5d} {100 * r['accuracy']:10.1f}% "
+                f"{100 * r['bare_refused']:11.1f}%"
+            )
+        return
     results = {}
     for family in args.families.split(","):
         if args.misses:

@@ -1,0 +1,561 @@
+"""Train the die-face classifier (:mod:`vision.dice_model`) from data made here from seeds.
+
+    nice -n 10 .venv/bin/python scripts/train_dice_model.py [--seed 0] [--out vision/models/dice_face.npz]
+        [--drawn 24000] [--epochs 30] [--quick]
+
+Training data, all regenerated on each run (nothing downloaded, nothing stored but the weights):
+
+* dice drawn here with OpenCV at the sizes a board camera sees them (14-40 pixels a side), of
+  either polarity (light dice with dark pips, dark or coloured or see-through dice with light
+  pips), turned, a little foreshortened, with a side face and a shadow, blurred, noisy and
+  JPEG-compressed, on wood, felt or plain boards with checkers, point edges and a cube around;
+  a die leaning on a checker is the "cocked" label; crops of the same boards with no die in the
+  middle (bare board, a checker's rim, a point's edge, the cube's digits, a die off to one side)
+  are "no die";
+* the dice development set's TUNING families only (``real-tinted``, ``real-degraded``,
+  ``drawn``: :data:`vision.dice_devset.TUNING`), each labelled die cut out turned four ways, and
+  bare patches of the same photos;
+* the photoreal renders in ``tests/data/photoreal`` whose label says ``"split": "tune"`` (never
+  ``heldout``, never ``tests/data/photoreal-heldout2``, never the public photos of the ``real``
+  family): each die cut from the rectified field as the board reader sees it, many times over
+  (turned, mirrored, shifted, rescaled, relit), and bare patches of those fields.
+
+A tenth of the examples is kept apart and the accuracy on it printed. The model is a numpy
+perceptron (features standardised, one hidden ReLU layer, softmax over eight labels) trained with
+Adam; the same seed gives the same weights on the same machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision import dice_devset  # noqa: E402
+from vision.dice_model import (  # noqa: E402
+    COCKED,
+    CROP_PER_SIDE,
+    LABELS,
+    NOT_A_DIE,
+    cut_square,
+    face_features,
+)
+from vision.field_board import calibrate_field  # noqa: E402
+from vision.images import load_image  # noqa: E402
+
+Crops = list[npt.NDArray[np.uint8]]
+PHOTOREAL = ROOT / "tests" / "data" / "photoreal"
+REAL = ROOT.parent / "shared" / "data" / "real" / "dice-matteop65"
+#: drawing scale: dice are drawn this big, then shrunk to the size a board camera sees
+DRAWN_SIDE = 32.0
+
+
+# --- dice drawn at board sizes ------------------------------------------------------------------
+
+
+def _checker(
+    canvas: npt.NDArray[np.float32],
+    rng: np.random.Generator,
+    centre: tuple[float, float],
+    radius: float,
+) -> None:
+    colour = rng.uniform(0, 255, 3)
+    cv2.circle(
+        canvas,
+        (round(centre[0]), round(centre[1])),
+        round(radius),
+        tuple(colour * 0.7),
+        -1,
+        cv2.LINE_AA,
+    )
+    cv2.circle(
+        canvas,
+        (round(centre[0]), round(centre[1])),
+        round(radius * 0.85),
+        tuple(colour),
+        -1,
+        cv2.LINE_AA,
+    )
+    if rng.random() < 0.5:  # ridges or a marbled rim
+        cv2.circle(
+            canvas,
+            (round(centre[0]), round(centre[1])),
+            round(radius * 0.6),
+            tuple(colour * 0.85),
+            2,
+            cv2.LINE_AA,
+        )
+
+
+def _board(rng: np.random.Generator, size: int) -> npt.NDArray[np.float32]:
+    """A patch of board: a surface, maybe a point's edge across it, checkers near it."""
+    canvas = dice_devset._surface(rng, size, size)
+    if rng.random() < 0.4:  # a point: a long thin triangle's edge crossing the patch
+        colour = rng.uniform(0, 255, 3)
+        base_x = rng.uniform(-size, 2 * size)
+        tip = (rng.uniform(0, size), rng.uniform(-size, 2 * size))
+        width = rng.uniform(0.3, 0.8) * size
+        triangle = np.array(
+            [[base_x, -size if rng.random() < 0.5 else 2 * size], [base_x + width, -size], tip]
+        )
+        cv2.fillPoly(canvas, [np.rint(triangle).astype(np.int32)], tuple(colour), cv2.LINE_AA)
+    for _ in range(int(rng.integers(0, 4))):
+        radius = DRAWN_SIDE * rng.uniform(1.0, 1.25)
+        angle = rng.uniform(0, 2 * math.pi)
+        reach = radius + rng.uniform(0.6, 1.2) * DRAWN_SIDE  # clear of the middle's die
+        _checker(
+            canvas,
+            rng,
+            (size / 2 + reach * math.cos(angle), size / 2 + reach * math.sin(angle)),
+            radius,
+        )
+    return canvas
+
+
+def _cube(
+    canvas: npt.NDArray[np.float32], rng: np.random.Generator, centre: tuple[float, float]
+) -> None:
+    """The doubling cube from above: a pale or dark square with a number of one or two digits."""
+    side = DRAWN_SIDE * rng.uniform(1.0, 1.3)
+    light = rng.random() < 0.6
+    body = rng.uniform(190, 250, 3) if light else rng.uniform(10, 70, 3)
+    ink = rng.uniform(0, 50, 3) if light else rng.uniform(200, 250, 3)
+    x, y = centre
+    corners = np.array([[x - side / 2, y - side / 2], [x + side / 2, y + side / 2]])
+    cv2.rectangle(
+        canvas,
+        tuple(np.rint(corners[0]).astype(int)),
+        tuple(np.rint(corners[1]).astype(int)),
+        tuple(body),
+        -1,
+    )
+    text = str(rng.choice(["2", "4", "8", "16", "32", "64"]))
+    scale = side / 40 * (1.0 if len(text) == 1 else 0.8)
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
+    glyphs = np.zeros(canvas.shape[:2], np.uint8)  # OpenCV writes text on 8-bit images only
+    cv2.putText(
+        glyphs,
+        text,
+        (round(x - tw / 2), round(y + th / 2)),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        scale,
+        255,
+        max(1, round(side / 14)),
+        cv2.LINE_AA,
+    )
+    share = (glyphs.astype(np.float32) / 255)[..., None]
+    canvas[:] = canvas * (1 - share) + ink.astype(np.float32) * share
+
+
+def _shrunk(
+    canvas: npt.NDArray[np.float32], rng: np.random.Generator, factor: float
+) -> npt.NDArray[np.uint8]:
+    """The drawing as a board camera would give it: smaller, blurred, noisy, JPEG-compressed."""
+    image = cv2.GaussianBlur(canvas, (0, 0), rng.uniform(0.3, 1.6) / factor)
+    small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    small = small * rng.uniform(0.6, 1.2) + rng.normal(0, rng.uniform(1, 7), small.shape)
+    out = np.clip(small, 0, 255).astype(np.uint8)
+    if rng.random() < 0.7:
+        _, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
+        out = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return np.asarray(out, np.uint8)
+
+
+def drawn_example(rng: np.random.Generator) -> tuple[npt.NDArray[np.uint8], int]:
+    """One crop of a drawn board patch and its label (0 no die, 1..6, 7 cocked)."""
+    size = round(DRAWN_SIDE * 4)
+    canvas = _board(rng, size)
+    middle = (size / 2, size / 2)
+    style = dice_devset._die_style(rng)
+    style["depth"] = float(style["depth"]) * 0.4  # type: ignore[arg-type]  # nearly from above
+    choice = rng.random()
+    if choice < 0.62:
+        label = int(rng.integers(1, 7))
+    elif choice < 0.69:
+        label = COCKED
+    else:
+        label = NOT_A_DIE
+    centre = middle
+    if label == NOT_A_DIE:
+        what = rng.choice(4, p=[0.4, 0.25, 0.1, 0.25])
+        if what == 0:  # a die, but off the crop's middle (the model must say where a die is)
+            angle = rng.uniform(0, 2 * math.pi)
+            reach = rng.uniform(0.5, 1.3) * DRAWN_SIDE
+            off = (middle[0] + reach * math.cos(angle), middle[1] + reach * math.sin(angle))
+            dice_devset._draw_die(
+                canvas,
+                rng,
+                off,
+                DRAWN_SIDE,
+                int(rng.integers(1, 7)),
+                style,
+                rng.uniform(0, math.pi / 2),
+            )
+        elif what == 1:  # a checker's rim through the middle
+            angle = rng.uniform(0, 2 * math.pi)
+            radius = DRAWN_SIDE * rng.uniform(1.0, 1.25)
+            reach = radius * rng.uniform(0.7, 1.1)
+            _checker(
+                canvas,
+                rng,
+                (middle[0] + reach * math.cos(angle), middle[1] + reach * math.sin(angle)),
+                radius,
+            )
+        elif what == 2:
+            _cube(canvas, rng, (middle[0] + rng.uniform(-4, 4), middle[1] + rng.uniform(-4, 4)))
+        # what == 3: the bare board (with whatever _board put around it)
+    elif label == COCKED:  # leaning on a checker: its top face steeply foreshortened
+        angle = rng.uniform(0, 2 * math.pi)
+        _checker(
+            canvas,
+            rng,
+            (
+                middle[0] + 1.0 * DRAWN_SIDE * math.cos(angle),
+                middle[1] + 1.0 * DRAWN_SIDE * math.sin(angle),
+            ),
+            DRAWN_SIDE * 1.1,
+        )
+        dice_devset._draw_die(
+            canvas,
+            rng,
+            middle,
+            DRAWN_SIDE,
+            int(rng.integers(1, 7)),
+            style,
+            rng.uniform(0, math.pi / 2),
+            squash=rng.uniform(0.45, 0.65),
+            lean=rng.uniform(-0.45, 0.45),
+        )
+    else:
+        if rng.random() < 0.25:  # a second die touching it
+            angle = rng.choice([0.0, math.pi / 2, math.pi, 1.5 * math.pi]) + rng.uniform(-0.3, 0.3)
+            other = (
+                middle[0] + 1.05 * DRAWN_SIDE * math.cos(angle),
+                middle[1] + 1.05 * DRAWN_SIDE * math.sin(angle),
+            )
+            dice_devset._draw_die(
+                canvas,
+                rng,
+                other,
+                DRAWN_SIDE,
+                int(rng.integers(1, 7)),
+                style,
+                rng.uniform(-0.2, 0.2),
+            )
+        dice_devset._draw_die(
+            canvas,
+            rng,
+            middle,
+            DRAWN_SIDE,
+            label,
+            style,
+            rng.uniform(0, math.pi / 2),
+            squash=rng.uniform(0.85, 1.0),
+        )
+    side = rng.uniform(14, 40)
+    factor = side / DRAWN_SIDE
+    image = _shrunk(canvas, rng, factor)
+    jitter = rng.uniform(-0.2, 0.2, 2) * side
+    guess = side * rng.uniform(0.8, 1.25)  # the caller's idea of a die's side is rough
+    crop = cut_square(
+        image,
+        (centre[0] * factor + jitter[0], centre[1] * factor + jitter[1]),
+        CROP_PER_SIDE * guess,
+    )
+    return crop, label
+
+
+def drawn_examples(seed: int, count: int) -> tuple[Crops, list[int]]:
+    crops, labels = [], []
+    for index in range(count):
+        crop, label = drawn_example(np.random.default_rng((seed, 11, index)))
+        crops.append(crop)
+        labels.append(label)
+    return crops, labels
+
+
+# --- labelled images: the devset's tuning families, the photoreal tuning split -----------------
+
+
+def _examples_of(
+    image: npt.NDArray[np.uint8],
+    dice: list[tuple[tuple[float, float], float, int]],
+    rng: np.random.Generator,
+    copies: int,
+    bare: int,
+) -> Iterator[tuple[npt.NDArray[np.uint8], int]]:
+    """Each die (centre, side, label) cut ``copies`` times, turned, mirrored, shifted, rescaled,
+    relit, and a third as often off its middle (no die there); and ``bare`` patches at least a die and a half from every die."""
+    height, width = image.shape[:2]
+    for (cx, cy), side, label in dice:
+        for _ in range(copies):
+            shift = rng.uniform(-0.2, 0.2, 2) * side
+            span = CROP_PER_SIDE * side * rng.uniform(0.85, 1.2)
+            crop = cut_square(
+                image,
+                (cx + shift[0], cy + shift[1]),
+                span,
+                rng.uniform(0, 360),
+                bool(rng.random() < 0.5),
+            )
+            yield _relit(crop, rng), label
+        for _ in range(max(1, copies // 3)):  # the same die off the crop's middle: no die here
+            angle, reach = rng.uniform(0, 2 * math.pi), rng.uniform(0.5, 1.2) * side
+            spot = (cx + reach * math.cos(angle), cy + reach * math.sin(angle))
+            span = CROP_PER_SIDE * side * rng.uniform(0.85, 1.2)
+            crop = cut_square(image, spot, span, rng.uniform(0, 360), bool(rng.random() < 0.5))
+            yield _relit(crop, rng), NOT_A_DIE
+    sides = [s for _c, s, _l in dice] or [0.04 * width]
+    typical = float(np.median(sides))
+    made = 0
+    for _ in range(bare * 20):
+        if made >= bare:
+            break
+        x, y = rng.uniform(0, width), rng.uniform(0, height)
+        if any(math.hypot(x - c[0], y - c[1]) < 1.5 * max(s, typical) for c, s, _l in dice):
+            continue
+        made += 1
+        span = CROP_PER_SIDE * typical * rng.uniform(0.85, 1.2)
+        yield _relit(cut_square(image, (x, y), span, rng.uniform(0, 360)), rng), NOT_A_DIE
+
+
+def _relit(crop: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.uint8]:
+    """Another light and another camera: gain, gamma, a little blur or noise."""
+    values = np.power(crop.astype(np.float32) / 255, rng.uniform(0.7, 1.4)) * rng.uniform(0.7, 1.2)
+    if rng.random() < 0.3:
+        values = np.asarray(cv2.GaussianBlur(values, (0, 0), rng.uniform(0.4, 1.0)), np.float32)
+    noisy = values * 255 + rng.normal(0, rng.uniform(0, 4), values.shape)
+    return np.clip(noisy, 0, 255).astype(np.uint8)
+
+
+def devset_examples(seed: int, real: Path) -> tuple[Crops, list[int]]:
+    """Cut from the dice development set's tuning families (never its held-out or ``real``)."""
+    crops, labels = [], []
+    for family in dice_devset.TUNING:
+        for number, sample in enumerate(dice_devset.samples(family, real, seed=seed, drawn=300)):
+            rng = np.random.default_rng((seed, 13, dice_devset.FAMILIES.index(family), number))
+            dice = [
+                ((x + w / 2, y + h / 2), 0.85 * max(w, h), pips)
+                for (x, y, w, h), pips in zip(sample.boxes, sample.pips, strict=True)
+                if w > 0 and h > 0
+            ]
+            for crop, label in _examples_of(sample.image, dice, rng, copies=4, bare=3):
+                crops.append(crop)
+                labels.append(label)
+    return crops, labels
+
+
+def photoreal_examples(seed: int, folder: Path, copies: int) -> tuple[Crops, list[int]]:
+    """Cut from the rectified fields of the photoreal renders labelled ``split: tune`` only."""
+    crops, labels = [], []
+    for number, label_file in enumerate(sorted(folder.glob("*.json"))):
+        label = json.loads(label_file.read_text())
+        if (
+            not isinstance(label, dict)
+            or label.get("split") != "tune"
+            or "field_corners" not in label
+        ):
+            continue
+        image = load_image(label_file.with_name(label["image"]))
+        field = calibrate_field(image, [tuple(c) for c in label["field_corners"]]).field
+        top = field.rectify(image)
+        to_field = field.homography()
+        side = 0.9 * field.radius  # the die's side the board reader assumes
+        dice = []
+        for die in label.get("dice", []):
+            x, y, w, h = die["box"]
+            centre = cv2.perspectiveTransform(
+                np.array([[[x + w / 2, y + h / 2]]], np.float64), to_field
+            )[0, 0]
+            dice.append(
+                (
+                    (float(centre[0]), float(centre[1])),
+                    side,
+                    COCKED if die.get("cocked") else int(die["pips"]),
+                )
+            )
+        rng = np.random.default_rng((seed, 17, number))
+        for crop, value in _examples_of(top, dice, rng, copies=copies, bare=250):
+            crops.append(crop)
+            labels.append(value)
+    return crops, labels
+
+
+# --- the perceptron ---------------------------------------------------------------------------
+
+
+def train(
+    features: npt.NDArray[np.float32],
+    labels: npt.NDArray[np.int64],
+    seed: int,
+    hidden: int,
+    epochs: int,
+    decay: float,
+) -> dict[str, npt.NDArray[np.float32]]:
+    """Weights of a one-hidden-layer ReLU perceptron with a softmax over LABELS, by Adam on
+    mini-batches; each label weighted by the inverse of its share (rare labels count as much)."""
+    rng = np.random.default_rng((seed, 19))
+    mean = features.mean(axis=0)
+    scale = 1.0 / (features.std(axis=0) + 1e-3)
+    x = (features - mean) * scale
+    count, dims = x.shape
+    weights = {
+        "w1": rng.normal(0, math.sqrt(2 / dims), (dims, hidden)).astype(np.float32),
+        "b1": np.zeros(hidden, np.float32),
+        "w2": rng.normal(0, math.sqrt(1 / hidden), (hidden, LABELS)).astype(np.float32),
+        "b2": np.zeros(LABELS, np.float32),
+    }
+    share = np.bincount(labels, minlength=LABELS).astype(np.float32) / count
+    label_weight = (1.0 / np.maximum(share, 1e-3) / LABELS).astype(np.float32)
+    moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in weights.items()}
+    step = 0
+    batch = 256
+    for epoch in range(epochs):
+        rate = 2e-3 * 0.5 * (1 + math.cos(math.pi * epoch / epochs))
+        order = rng.permutation(count)
+        total = 0.0
+        for start in range(0, count, batch):
+            index = order[start : start + batch]
+            xb, yb = x[index], labels[index]
+            pre = xb @ weights["w1"] + weights["b1"]
+            hid = np.maximum(pre, 0)
+            scores = hid @ weights["w2"] + weights["b2"]
+            scores -= scores.max(axis=1, keepdims=True)
+            odds = np.exp(scores)
+            odds /= odds.sum(axis=1, keepdims=True)
+            w = label_weight[yb]
+            total += float(-(w * np.log(odds[np.arange(len(yb)), yb] + 1e-9)).sum())
+            grad_scores = odds
+            grad_scores[np.arange(len(yb)), yb] -= 1
+            grad_scores *= (w / w.sum())[:, None]
+            grads = {
+                "w2": hid.T @ grad_scores + decay * weights["w2"],
+                "b2": grad_scores.sum(axis=0),
+            }
+            grad_hid = (grad_scores @ weights["w2"].T) * (pre > 0)
+            grads["w1"] = xb.T @ grad_hid + decay * weights["w1"]
+            grads["b1"] = grad_hid.sum(axis=0)
+            step += 1
+            for key, grad in grads.items():
+                m, v = moments[key]
+                m *= 0.9
+                m += 0.1 * grad
+                v *= 0.999
+                v += 0.001 * grad * grad
+                corrected = (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+                weights[key] -= (rate * corrected).astype(np.float32)
+        print(f"  epoch {epoch + 1}/{epochs}: loss {total / count:.4f}", flush=True)
+    return {"mean": mean.astype(np.float32), "scale": scale.astype(np.float32), **weights}
+
+
+def predict(
+    model: dict[str, npt.NDArray[np.float32]], features: npt.NDArray[np.float32]
+) -> npt.NDArray[np.int64]:
+    hid = np.maximum((features - model["mean"]) * model["scale"] @ model["w1"] + model["b1"], 0)
+    return np.asarray(np.argmax(hid @ model["w2"] + model["b2"], axis=1), np.int64)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "dice_face.npz")
+    parser.add_argument("--drawn", type=int, default=24000, help="drawn board crops")
+    parser.add_argument(
+        "--photoreal-copies", type=int, default=60, help="cuts of each tuning render die"
+    )
+    parser.add_argument("--hidden", type=int, default=64)
+    parser.add_argument("--epochs", type=int, default=15)
+    parser.add_argument(
+        "--real",
+        type=Path,
+        default=REAL,
+        help="the public photos the devset's tuning families are made from",
+    )
+    parser.add_argument(
+        "--crops",
+        type=Path,
+        help="keep the generated crops in this .npz; reuse them when it exists",
+    )
+    parser.add_argument("--decay", type=float, default=5e-4, help="weight decay")
+    parser.add_argument(
+        "--quick", action="store_true", help="a tiny run (a smoke test, not a model)"
+    )
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    began = time.monotonic()
+    if args.quick:
+        args.drawn, args.epochs, args.photoreal_copies = 400, 2, 2
+    if args.crops is not None and args.crops.is_file():  # made before with these settings
+        with np.load(args.crops) as stored:
+            crops, labels, sources = stored["crops"], stored["labels"], stored["sources"]
+        print(f"crops: {len(labels)} from {args.crops}", flush=True)
+    else:
+        parts: list[tuple[str, Crops, list[int]]] = []
+        parts.append(("drawn", *drawn_examples(args.seed, args.drawn)))
+        print(f"drawn: {len(parts[-1][1])} crops ({time.monotonic() - began:.0f} s)", flush=True)
+        if not args.quick:
+            if args.real.is_dir():
+                parts.append(("devset", *devset_examples(args.seed, args.real)))
+                print(
+                    f"devset tuning families: {len(parts[-1][1])} crops ({time.monotonic() - began:.0f} s)",
+                    flush=True,
+                )
+            else:
+                print(f"devset skipped: {args.real} is not a folder", flush=True)
+            parts.append(
+                ("photoreal", *photoreal_examples(args.seed, PHOTOREAL, args.photoreal_copies))
+            )
+            print(
+                f"photoreal tune: {len(parts[-1][1])} crops ({time.monotonic() - began:.0f} s)",
+                flush=True,
+            )
+        crops = np.stack([c for _n, cs, _l in parts for c in cs])
+        labels = np.array([v for _n, _c, ls in parts for v in ls], np.int64)
+        sources = np.array([n for n, cs, _l in parts for _ in cs])
+        if args.crops is not None:
+            np.savez(args.crops, crops=crops, labels=labels, sources=sources)
+    features = np.concatenate(
+        [face_features(crops[i : i + 2048]) for i in range(0, len(crops), 2048)]
+    )
+    print(
+        f"features: {features.shape} ({time.monotonic() - began:.0f} s); labels {np.bincount(labels, minlength=LABELS).tolist()}",
+        flush=True,
+    )
+    rng = np.random.default_rng((args.seed, 23))
+    apart = rng.random(len(labels)) < 0.1
+    model = train(features[~apart], labels[~apart], args.seed, args.hidden, args.epochs, args.decay)
+    guessed = predict(model, features[apart])
+    truth = labels[apart]
+    for name in sorted(set(sources.tolist())):
+        pick = sources[apart] == name
+        if pick.any():
+            print(
+                f"kept apart, {name}: {100 * float((guessed[pick] == truth[pick]).mean()):.1f}% of {int(pick.sum())}"
+            )
+    dice = truth != NOT_A_DIE
+    print(
+        f"kept apart, all: {100 * float((guessed == truth).mean()):.1f}%; dice read right "
+        f"{100 * float((guessed[dice] == truth[dice]).mean()):.1f}%; non-dice taken for dice "
+        f"{100 * float((guessed[~dice] != NOT_A_DIE).mean()):.1f}%"
+    )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(args.out, **model)  # type: ignore[arg-type]
+    print(
+        f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) in {time.monotonic() - began:.0f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

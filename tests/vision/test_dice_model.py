@@ -1,0 +1,132 @@
+"""The learned die-face classifier (vision.dice_model): shipped weights, faces of both polarities,
+things that are not dice, bad input. No training here but the slow smoke test of the script."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.dice_devset import plain_scene
+from vision.dice_model import (
+    CROP,
+    LABELS,
+    NOT_A_DIE,
+    classify_crops,
+    classify_face,
+    crop_die,
+    face_features,
+    load_model,
+    shipped_model,
+)
+from vision.errors import ImageError
+
+ROOT = Path(__file__).resolve().parents[2]
+#: a die's side on a board camera's rectified field (a little under half a checker's width)
+SIDE = 24.0
+LIGHT = ((235.0, 238.0, 240.0), (25.0, 25.0, 25.0))  # body, pips
+DARK = ((40.0, 35.0, 30.0), (240.0, 240.0, 240.0))
+RED = ((40.0, 40.0, 190.0), (235.0, 235.0, 235.0))
+
+
+def _die(
+    pips: int, colours: tuple[tuple[float, ...], tuple[float, ...]], angle: float
+) -> np.ndarray:
+    body, pip = colours
+    return plain_scene(
+        [(pips, (60.0, 60.0))],
+        body=body,  # type: ignore[arg-type]
+        pip=pip,  # type: ignore[arg-type]
+        side=SIDE,
+        size=(120, 120),
+        table=(60.0, 110.0, 150.0),
+        angle=angle,
+        seed=pips,
+    )
+
+
+def test_the_model_ships_in_the_package_and_loads_once() -> None:
+    model = shipped_model()
+    assert model is shipped_model()  # loaded once, lazily
+    assert model.w2.shape[1] == LABELS
+    assert model.w1.shape[0] == face_features(np.zeros((1, CROP, CROP), np.uint8)).shape[1]
+    size = (ROOT / "vision" / "models" / "dice_face.npz").stat().st_size
+    assert size < 4_000_000  # a few MB at most
+
+
+@pytest.mark.parametrize("colours", [LIGHT, DARK, RED], ids=["light", "dark", "red"])
+@pytest.mark.parametrize("pips", [1, 2, 3, 4, 5, 6])
+def test_drawn_faces_of_every_value_are_read(
+    pips: int, colours: tuple[tuple[float, ...], tuple[float, ...]]
+) -> None:
+    guess = classify_face(_die(pips, colours, angle=0.35), (60.0, 60.0), SIDE)
+    assert guess.label == pips, guess
+
+
+def test_features_do_not_depend_on_polarity() -> None:
+    crop = crop_die(_die(5, LIGHT, 0.2), (60.0, 60.0), SIDE)
+    plain, inverted = face_features(np.stack([crop, 255 - crop]))
+    assert np.allclose(plain, inverted, atol=1e-5)
+
+
+def test_things_that_are_not_dice_are_refused() -> None:
+    rng = np.random.default_rng(3)
+    table = np.empty((120, 120, 3), np.uint8)
+    table[:] = (60, 110, 150)
+    noisy = np.clip(table + rng.normal(0, 6, table.shape), 0, 255).astype(np.uint8)
+    rim = noisy.copy()
+    import cv2
+
+    cv2.circle(rim, (60 + 22, 60), 24, (230, 230, 225), -1, cv2.LINE_AA)  # a checker's edge
+    empty_die = _die(1, LIGHT, 0.0)
+    crops = np.stack(
+        [
+            crop_die(noisy, (60.0, 60.0), SIDE),
+            crop_die(rim, (60.0, 60.0), SIDE),
+            crop_die(empty_die, (60.0 - 1.1 * SIDE, 60.0 - 1.1 * SIDE), SIDE),  # beside a die
+        ]
+    )
+    assert [g.label for g in classify_crops(crops)] == [NOT_A_DIE] * 3
+
+
+def test_a_bad_crop_is_a_clear_error() -> None:
+    image = _die(3, LIGHT, 0.0)
+    with pytest.raises(ImageError, match="outside"):
+        classify_face(image, (500.0, 10.0), SIDE)
+    with pytest.raises(ImageError, match="side"):
+        classify_face(image, (60.0, 60.0), 2.0)
+    with pytest.raises(ImageError, match="numpy array"):
+        classify_face("a die", (60.0, 60.0), SIDE)  # type: ignore[arg-type]
+    with pytest.raises(ImageError, match="face crops"):
+        face_features(np.zeros((2, 16, 16), np.uint8))
+
+
+def test_a_file_that_is_no_model_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.npz"
+    np.savez(path, weights=np.zeros(3))
+    with pytest.raises(ValueError, match="not a die-face model"):
+        load_model(str(path))
+
+
+@pytest.mark.slow
+def test_the_training_script_runs_and_writes_a_loadable_model(tmp_path: Path) -> None:
+    out = tmp_path / "model.npz"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "train_dice_model.py"),
+            "--quick",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    model = load_model(str(out))
+    assert model.w2.shape[1] == LABELS
