@@ -511,7 +511,12 @@ def _not_the_cube(top: Image, bar: Sequence[Checker], cube: FieldCube) -> list[C
 
 
 def field_dice(
-    top: Image, geometry: Field, evidence: FieldEvidence, empty: EmptyBoard | None = None
+    top: Image,
+    geometry: Field,
+    evidence: FieldEvidence,
+    empty: EmptyBoard | None = None,
+    *,
+    learned: bool = True,
 ) -> tuple[DieReading, ...]:
     """The dice lying flat on the field, boxes in camera pixels, each with the half of the board
     (``left`` or ``right`` of the bar, from White's seat) it lies in.
@@ -533,7 +538,20 @@ def field_dice(
 
     A roll is two dice: when more faces remain, the two that stand out most from the board are
     kept (the others are the board's own marks that came closest to passing for dice).
+
+    With ``learned`` (the default) the die-face model of :mod:`vision.dice_model` has its say
+    too: where fewer than two dice were read from their pips, it reads every place where
+    something compact lies on the bare board (the pips of small, blurred dice are often too faint
+    to make out one by one, the face as a whole is not); and of each face read from pips it
+    drops one it is sure is no die, and takes its own count where it is sure of another.
     """
+    # imported here: the model's weights load only when a board's dice are first read
+    from vision.dice_model import CROP_PER_SIDE, NOT_A_DIE, FaceGuess, classify_crops, cut_square
+
+    # how sure the model must be (its softmax share) to add a die no pips were read for, to
+    # drop a face read from pips, and to change a face's count; chosen on the photoreal tuning
+    # split (see scripts/train_dice_model.py)
+    add_sure, reject_sure, overrule_sure = 0.97, 0.95, 0.9
     radius = geometry.radius
     side = 0.9 * radius  # a die's side, field pixels
     # a face's side as the pip reader judges it, in die sides (a one's is judged from its pip)
@@ -636,6 +654,60 @@ def field_dice(
                 standing = judged(die)
                 if standing is not None and labels[middle(die)] == label:
                     found.append((True, standing, die))
+    grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)  # cut once, read often
+
+    def guesses_at(spots: list[tuple[float, float]]) -> list[FaceGuess]:
+        return classify_crops(
+            np.stack([cut_square(grey, spot, CROP_PER_SIDE * side) for spot in spots])
+        )
+
+    if learned and contrast is not None and len(found) < 2:
+        # fewer than two dice made out from their pips: the model reads every place where
+        # something compact lies on the board, half a die apart, and again a quarter of a die
+        # about each place it thinks may hold a die; best guesses first
+        step = max(2.0, 0.5 * side)
+        grid_y, grid_x = np.mgrid[step / 2 : height : step, step / 2 : width : step]
+        keep = somewhere[grid_y.astype(int), grid_x.astype(int)] > 0
+        taken = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2) for _b, _s, d in found]
+        spots = [
+            (float(x), float(y))
+            for x, y in zip(grid_x[keep], grid_y[keep], strict=True)
+            if all(math.hypot(x - t[0], y - t[1]) > 0.9 * side for t in taken)
+        ]
+        guesses = guesses_at(spots) if spots else []
+        near_dice = [spots[k] for k, g in enumerate(guesses) if g.die_probability >= 0.5]
+        finer = [
+            (x + dx * side, y + dy * side)
+            for x, y in near_dice
+            for dx in (-0.25, 0.0, 0.25)
+            for dy in (-0.25, 0.0, 0.25)
+            if (dx, dy) != (0.0, 0.0) and 0 <= x + dx * side < width and 0 <= y + dy * side < height
+        ]
+        if finer:
+            spots += finer
+            guesses += guesses_at(finer)
+        # a leaning die is not added: the model's "cocked" was not sure enough on the tuning split
+        sure = [k for k, g in enumerate(guesses) if 1 <= g.label <= 6 and g.probability >= add_sure]
+        for k in sorted(sure, key=lambda k: -guesses[k].probability):
+            x, y = spots[k]
+            if any(math.hypot(x - t[0], y - t[1]) < 0.9 * side for t in taken):
+                continue
+            box = (round(x - side / 2), round(y - side / 2), round(side), round(side))
+            die = DieReading(guesses[k].label, round(guesses[k].probability, 4), box)
+            standing = judged(die)
+            if standing is not None:
+                found.append((True, standing, die))
+                taken.append((x, y))
+    if learned and found:  # the model's word on each face
+        places = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2) for _b, _s, d in found]
+        checked = []
+        for (from_body, standing, die), guess in zip(found, guesses_at(places), strict=True):
+            if guess.label == NOT_A_DIE and guess.probability >= reject_sure:
+                continue
+            if 1 <= guess.label <= 6 and guess.probability >= overrule_sure:
+                die = replace(die, pips=guess.label)
+            checked.append((from_body, standing, die))
+        found = checked
     # one reading per place: a body's own first, then the one standing out most
     found.sort(key=lambda item: (not item[0], -item[1], -item[2].confidence))
     placed: list[tuple[float, DieReading]] = []
