@@ -1,7 +1,7 @@
 """Train the die-face classifier (:mod:`vision.dice_model`) from data made here from seeds.
 
     nice -n 10 .venv/bin/python scripts/train_dice_model.py [--seed 0] [--out vision/models/dice_face.npz]
-        [--drawn 24000] [--epochs 30] [--quick]
+        [--drawn 24000] [--epochs 15] [--hidden 64] [--decay 5e-4] [--crops FILE.npz] [--quick]
 
 Training data, all regenerated on each run (nothing downloaded, nothing stored but the weights):
 
@@ -13,7 +13,7 @@ Training data, all regenerated on each run (nothing downloaded, nothing stored b
   middle (bare board, a checker's rim, a point's edge, the cube's digits, a die off to one side)
   are "no die";
 * the dice development set's TUNING families only (``real-tinted``, ``real-degraded``,
-  ``drawn``: :data:`vision.dice_devset.TUNING`), each labelled die cut out turned four ways, and
+  ``drawn``: :data:`vision.dice_devset.TUNING`), each labelled die cut out four times (turned at random), and
   bare patches of the same photos;
 * the photoreal renders in ``tests/data/photoreal`` whose label says ``"split": "tune"`` (never
   ``heldout``, never ``tests/data/photoreal-heldout2``, never the public photos of the ``real``
