@@ -290,6 +290,8 @@ PHRASES: Final[tuple[Phrase, ...]] = (
     Phrase(N_("doubtful")),
     Phrase(N_("error")),
     Phrase(N_("blunder")),
+    # a decision with no mark, inside a costly decision's line (the panel's status word's msgid)
+    Phrase(N_("ok"), whole=False),
     # why a play is illegal (controller/rules/explain.py)
     Phrase(N_("%(move)s: no checker on the bar")),
     Phrase(N_("%(move)s: no checker on point %(point)s")),
@@ -348,6 +350,9 @@ PHRASES: Final[tuple[Phrase, ...]] = (
     Phrase(N_("variant %(variant)s is not one of %(choices)s")),
     Phrase(N_("policy %(policy)s is not one of %(choices)s")),
     Phrase(N_("beavers are for money sessions (length 0), not match play")),
+    Phrase(N_("malformed match_started data %(data)s: %(error)s")),
+    Phrase(N_("cannot undo to event %(event)s: it is not in the current game (events %(known)s)")),
+    Phrase(N_("cannot undo to event %(event)s: the game was already over there")),
     Phrase(N_("player must be 0 (White) or 1 (Black), not %(player)s")),
     Phrase(N_("resign points must be 1, 2 or 3 (times the cube), not %(points)s")),
     # one whole sentence for each phase in which there is no game to resign, so that the

@@ -2,17 +2,30 @@
 
 Every report lists each player's totals and the decisions that cost the most, each with its
 Position ID and the position drawn.
+
+The text and HTML reports are for players, so they speak a language (``language``, one of
+:data:`sheshbesh.language.LANGUAGES`; ``sheshbesh analyse`` passes the command line's players'
+language, see ``controller/commands/language.py``): headings, labels, cube actions and marks are
+looked up in the catalogues, with the panel's analysis page's msgids where the same words exist,
+and the costliest decisions' lines through the referee's templates (:mod:`sheshbesh.phrases`), as
+the panel shows them. Names, numbers (Western digits), Position IDs, Match IDs, move notation and
+the drawn board stay as they are. In English the reports read exactly as they always did. The JSON
+report (and the ``text`` of each costly decision in it) is for tools and the record: it is never
+translated.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from html import escape
 from typing import Any
 
 from controller.analysis import drawing
 from controller.analysis.match import MatchAnalysis, Mistake
 from controller.analysis.verdicts import CubeVerdict, PlayVerdict
+from sheshbesh.language import DEFAULT_LANGUAGE, N_, direction, translations
+from sheshbesh.phrases import translate_sentence
 
 #: How many costly decisions a report shows.
 COSTLIEST = 10
@@ -130,102 +143,228 @@ def to_json(analysis: MatchAnalysis, costliest: int = COSTLIEST) -> str:
     return json.dumps(to_dict(analysis, costliest), indent=1)
 
 
-def _title(analysis: MatchAnalysis) -> str:
-    kind = f"{analysis.length}-point match" if analysis.length else "money session"
+class _Words:
+    """The report's words in one language: a catalogue lookup with ``%(name)s`` values filled in.
+
+    A translation that does not fit its values (a broken catalogue) falls back to the English, so
+    a report is always printed.
+    """
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self.catalogue = translations(language)
+        self.rtl = direction(language) == "rtl"
+
+    def __call__(self, message: str, **values: Any) -> str:
+        template = self.catalogue.gettext(message)
+        if not values:
+            return template
+        try:
+            return template % values
+        except (KeyError, ValueError, TypeError):
+            return message % values
+
+    def sentence(self, text: str, *, isolate: bool = False) -> str:
+        """An English sentence made from a :mod:`sheshbesh.phrases` template, translated."""
+        return translate_sentence(text, self.catalogue, isolate=isolate and self.rtl)
+
+
+#: :func:`controller.analysis.match.describe_context`'s words: "3-away/2-away, Crawford, cube 2
+#: opponent's", "money (Jacoby, beavers), cube 1 centred".
+_CONTEXT = re.compile(
+    r"(?:(?P<money>money)(?: \((?P<rules>[^)]*)\))?|(?P<own>[0-9]+)-away/(?P<other>[0-9]+)-away)"
+    r"(?:, (?P<crawford>Crawford|post-Crawford))?, cube (?P<value>[0-9]+)"
+    r" (?P<owner>centred|own|opponent's)"
+)
+_CUBE_OWNER = {
+    "centred": N_("cube %(value)s centred"),
+    "own": N_("cube %(value)s own"),
+    "opponent's": N_("cube %(value)s opponent's"),
+}
+_MONEY_RULES = {"Jacoby": N_("Jacoby"), "beavers": N_("beavers")}
+
+
+def _context(text: str, words: _Words) -> str:
+    """The match's state at a decision in ``words``' language (unchanged if not recognised)."""
+    found = _CONTEXT.fullmatch(text)
+    if found is None:
+        return text
+    if found["money"]:
+        parts = [words("money")]
+        if found["rules"]:
+            rules = [words(_MONEY_RULES.get(rule, rule)) for rule in found["rules"].split(", ")]
+            parts[0] += f" ({', '.join(rules)})"
+    else:
+        away = N_("%(points)s-away")
+        parts = [f"{words(away, points=found['own'])}/{words(away, points=found['other'])}"]
+    if found["crawford"]:
+        parts.append(words(found["crawford"]))
+    parts.append(words(_CUBE_OWNER[found["owner"]], value=found["value"]))
+    return ", ".join(parts)
+
+
+def _title(analysis: MatchAnalysis, words: _Words) -> str:
+    if analysis.length:
+        kind = words(N_("%(length)s-point match"), length=analysis.length)
+    else:
+        kind = words(N_("money session"))
     name = f" ({analysis.source})" if analysis.source else ""
-    return f"{analysis.players[0]} vs {analysis.players[1]}, {kind}{name}"
+    first, second = analysis.players
+    return (
+        words(N_("%(first)s vs %(second)s, %(kind)s"), first=first, second=second, kind=kind) + name
+    )
 
 
-def _totals_rows(analysis: MatchAnalysis) -> list[tuple[str, str, str]]:
+def _totals_rows(analysis: MatchAnalysis, words: _Words) -> list[tuple[str, str, str]]:
     first, second = analysis.totals()
     rows = [
-        ("Unforced checker plays", str(first.unforced_plays), str(second.unforced_plays)),
-        ("Cube decisions", str(first.cube_decisions), str(second.cube_decisions)),
-        ("Equity lost, checker play", f"{first.play_loss:.3f}", f"{second.play_loss:.3f}"),
-        ("Equity lost, cube", f"{first.cube_loss:.3f}", f"{second.cube_loss:.3f}"),
-        ("Error rate (mEMG/decision)", f"{first.error_rate:.1f}", f"{second.error_rate:.1f}"),
-        ("  checker play", f"{first.play_error_rate:.1f}", f"{second.play_error_rate:.1f}"),
-        ("  cube", f"{first.cube_error_rate:.1f}", f"{second.cube_error_rate:.1f}"),
+        (
+            words(N_("Unforced checker plays")),
+            str(first.unforced_plays),
+            str(second.unforced_plays),
+        ),
+        (words(N_("Cube decisions")), str(first.cube_decisions), str(second.cube_decisions)),
+        (
+            words(N_("Equity lost, checker play")),
+            f"{first.play_loss:.3f}",
+            f"{second.play_loss:.3f}",
+        ),
+        (words(N_("Equity lost, cube")), f"{first.cube_loss:.3f}", f"{second.cube_loss:.3f}"),
+        (
+            words(N_("Error rate (mEMG/decision)")),
+            f"{first.error_rate:.1f}",
+            f"{second.error_rate:.1f}",
+        ),
+        (
+            "  " + words(N_("checker play")),
+            f"{first.play_error_rate:.1f}",
+            f"{second.play_error_rate:.1f}",
+        ),
+        ("  " + words(N_("cube")), f"{first.cube_error_rate:.1f}", f"{second.cube_error_rate:.1f}"),
     ]
     for mark in first.marks:
-        rows.append((f"Marked {mark}", str(first.marks[mark]), str(second.marks[mark])))
+        label = words(N_("Marked %(mark)s"), mark=words(mark))
+        rows.append((label, str(first.marks[mark]), str(second.marks[mark])))
     return rows
 
 
-def _thresholds_text(analysis: MatchAnalysis) -> str:
+def _thresholds_text(analysis: MatchAnalysis, words: _Words) -> str:
     t = analysis.thresholds
-    return f"doubtful >= {t.doubtful:.3f}, error >= {t.error:.3f}, blunder >= {t.blunder:.3f}"
+    marks = ((N_("doubtful"), t.doubtful), (N_("error"), t.error), (N_("blunder"), t.blunder))
+    return ", ".join(f"{words(mark)} >= {value:.3f}" for mark, value in marks)
 
 
-def to_text(analysis: MatchAnalysis, costliest: int = COSTLIEST) -> str:
-    """A printable plain-text report."""
-    players = analysis.players
-    lines = [
-        f"Analysis: {_title(analysis)}",
-        f"Engine: {analysis.engine}; marks: {_thresholds_text(analysis)}",
-        "",
-        f"{'':30}{players[0]:>14}{players[1]:>14}",
+def _engine_line(analysis: MatchAnalysis, words: _Words) -> str:
+    return words(
+        N_("Engine: %(engine)s; marks: %(marks)s"),
+        engine=analysis.engine,
+        marks=_thresholds_text(analysis, words),
+    )
+
+
+def _cube_equities(verdict: CubeVerdict, words: _Words) -> str:
+    e = verdict.equities
+    actions = [
+        (N_("no double"), e.no_double),
+        (N_("double/take"), e.double_take),
+        (N_("double/pass"), e.double_pass),
     ]
-    lines += [f"{label:30}{a:>14}{b:>14}" for label, a, b in _totals_rows(analysis)]
+    if e.double_beaver is not None:
+        actions.append((N_("double/beaver"), e.double_beaver))
+    return ", ".join(f"{words(action)} {equity:+.3f}" for action, equity in actions)
+
+
+def to_text(
+    analysis: MatchAnalysis, costliest: int = COSTLIEST, language: str = DEFAULT_LANGUAGE
+) -> str:
+    """A printable plain-text report, in ``language`` (see the module docstring)."""
+    words = _Words(language)
+    players = analysis.players
+    rows = _totals_rows(analysis, words)
+    # 30 columns for the labels, wider where a language's labels need it (English fits in 30).
+    width = max([30] + [len(label) + 1 for label, _a, _b in rows])
+    lines = [
+        words(N_("Analysis: %(title)s"), title=_title(analysis, words)),
+        _engine_line(analysis, words),
+        "",
+        f"{'':{width}}{players[0]:>14}{players[1]:>14}",
+    ]
+    lines += [f"{label:{width}}{a:>14}{b:>14}" for label, a, b in rows]
     mistakes = analysis.mistakes(costliest)
-    lines += ["", "The decisions that cost the most:" if mistakes else "No equity was lost."]
+    heading = words(N_("The decisions that cost the most")) + ":"
+    lines += ["", heading if mistakes else words(N_("No equity was lost."))]
     for number, mistake in enumerate(mistakes, start=1):
         place = mistake.verdict.place
-        lines += ["", f"{number}. {describe(mistake, players)}"]
+        lines += ["", f"{number}. {words.sentence(describe(mistake, players))}"]
         lines.append(
-            f"   Position ID {place.position_id or '?'}, Match ID {place.match_id or '?'};"
-            f" {place.context_text}"
+            f"   {words(N_('Position ID'))} {place.position_id or '?'},"
+            f" {words(N_('Match ID'))} {place.match_id or '?'};"
+            f" {_context(place.context_text, words)}"
         )
         if isinstance(mistake.verdict, CubeVerdict):
-            e = mistake.verdict.equities
-            beaver = "" if e.double_beaver is None else f", double/beaver {e.double_beaver:+.3f}"
-            lines.append(
-                f"   no double {e.no_double:+.3f}, double/take {e.double_take:+.3f},"
-                f" double/pass {e.double_pass:+.3f}{beaver}"
-            )
-        lines.append(f"   ({players[place.player]} on roll, as X)")
+            lines.append("   " + _cube_equities(mistake.verdict, words))
+        lines.append("   " + words(N_("(%(player)s on roll, as X)"), player=players[place.player]))
         lines += ["   " + row for row in drawing.to_text(place.sides).splitlines()]
     for note in analysis.notes:
-        lines.append(f"Note: {note}")
+        lines.append(words(N_("Note: %(note)s"), note=words.sentence(note)))
     return "\n".join(lines) + "\n"
 
 
-def to_html(analysis: MatchAnalysis, costliest: int = COSTLIEST) -> str:
-    """A self-contained printable HTML page (inline SVG boards, no scripts)."""
+def to_html(
+    analysis: MatchAnalysis, costliest: int = COSTLIEST, language: str = DEFAULT_LANGUAGE
+) -> str:
+    """A self-contained printable HTML page (inline SVG boards, no scripts), in ``language``.
+
+    A right-to-left language gets ``dir="rtl"``, and the parts kept as they are inside a
+    translated line (names, move notation) are set apart with Unicode isolates, as on the panel.
+    """
+    words = _Words(language)
     players = analysis.players
-    title = escape(_title(analysis))
+    title = escape(words(N_("Analysis: %(title)s"), title=_title(analysis, words)))
+    page_direction = ' dir="rtl"' if words.rtl else ""
     out = [
         "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>Analysis: {title}</title>",
+        f'<html lang="{escape(language)}"{page_direction}><head><meta charset="utf-8">',
+        f"<title>{title}</title>",
         "<style>body{font-family:sans-serif;max-width:60em;margin:auto}"
         "table{border-collapse:collapse}td,th{padding:.2em .8em;text-align:right}"
         "td:first-child,th:first-child{text-align:left}"
-        ".mistake{page-break-inside:avoid;margin:1em 0}</style>",
+        ".mistake{page-break-inside:avoid;margin:1em 0}"
+        + (
+            "td,th{text-align:left}td:first-child,th:first-child{text-align:right}"
+            if words.rtl
+            else ""
+        )
+        + "</style>",
         "</head><body>",
-        f"<h1>Analysis: {title}</h1>",
-        f"<p>Engine: {escape(analysis.engine)}; marks: {escape(_thresholds_text(analysis))}.</p>",
+        f"<h1>{title}</h1>",
+        f"<p>{escape(_engine_line(analysis, words))}.</p>",
         f"<table><tr><th></th><th>{escape(players[0])}</th><th>{escape(players[1])}</th></tr>",
     ]
-    for label, a, b in _totals_rows(analysis):
+    for label, a, b in _totals_rows(analysis, words):
         out.append(f"<tr><td>{escape(label)}</td><td>{a}</td><td>{b}</td></tr>")
     out.append("</table>")
     mistakes = analysis.mistakes(costliest)
     out.append(
-        "<h2>The decisions that cost the most</h2>" if mistakes else "<p>No equity was lost.</p>"
+        f"<h2>{escape(words(N_('The decisions that cost the most')))}</h2>"
+        if mistakes
+        else f"<p>{escape(words(N_('No equity was lost.')))}</p>"
     )
     for mistake in mistakes:
         place = mistake.verdict.place
+        line = words.sentence(describe(mistake, players), isolate=True)
+        on_roll = words(N_("%(player)s on roll (dark)"), player=players[place.player])
         out.append('<div class="mistake">')
-        out.append(f"<p><strong>{escape(describe(mistake, players))}</strong><br>")
+        out.append(f"<p><strong>{escape(line)}</strong><br>")
         out.append(
-            f"Position ID <code>{escape(place.position_id or '?')}</code>,"
-            f" Match ID <code>{escape(place.match_id or '?')}</code>;"
-            f" {escape(place.context_text)}; {escape(players[place.player])} on roll (dark).</p>"
+            f"{escape(words(N_('Position ID')))} <code>{escape(place.position_id or '?')}</code>,"
+            f" {escape(words(N_('Match ID')))} <code>{escape(place.match_id or '?')}</code>;"
+            f" {escape(_context(place.context_text, words))}; {escape(on_roll)}.</p>"
         )
-        out.append(drawing.to_svg(place.sides, describe(mistake, players)))
+        out.append(drawing.to_svg(place.sides, line))
         out.append("</div>")
     for note in analysis.notes:
-        out.append(f"<p>Note: {escape(note)}</p>")
+        note_text = words(N_("Note: %(note)s"), note=words.sentence(note, isolate=True))
+        out.append(f"<p>{escape(note_text)}</p>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"

@@ -5,6 +5,10 @@ A path to a ``.mat`` file is read as a match file; anything else is a match id i
 ``--output``) as text, JSON or HTML; a progress bar goes to stderr. The report of a recorded match
 is also saved in the record's ``analyses`` table for the panel (``--no-save``: not). Exit status: 0
 done, 1 the input could not be analysed (or the report not saved), 3 analysis is not installed.
+
+The text and HTML reports are players' texts, in the command line's players' language
+(``controller/commands/language.py``: ``LANGUAGE=cs sheshbesh analyse match.mat``); the JSON
+report, the report saved in the record, the progress bar and the errors stay English.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from controller.analysis.errors import AnalysisError, AnalysisNotInstalledError
 from controller.analysis.match import MatchAnalysis, analyse_turns
 from controller.analysis.source import TurnSource, turns_from_events, turns_from_mat
 from controller.commands.arguments import whole_number
+from controller.commands.language import players_language
 from controller.matfile import read_mat_file
 from sheshbesh.errors import SheshbeshError
 
@@ -164,8 +169,11 @@ def run(args: argparse.Namespace) -> int:
     except (SheshbeshError, ValueError) as error:
         print(f"sheshbesh analyse: {error}", file=sys.stderr)
         return 1
-    writer = {"text": report.to_text, "json": report.to_json, "html": report.to_html}[args.format]
-    text = writer(analysis, args.costliest)
+    if args.format == "json":
+        text = report.to_json(analysis, args.costliest)
+    else:
+        writer = report.to_html if args.format == "html" else report.to_text
+        text = writer(analysis, args.costliest, players_language())
     if not text.endswith("\n"):
         text += "\n"
     status = 0
