@@ -203,6 +203,13 @@ def _context(text: str, words: _Words) -> str:
     return ", ".join(parts)
 
 
+def _note(note: str, words: _Words, *, isolate: bool = False) -> str:
+    """A note of the analysis ("game 3, move 4: a double the engine cannot judge (3-away/...)")
+    through the referee's templates, and the match's state inside it in ``words``' language."""
+    translated = words.sentence(note, isolate=isolate)
+    return _CONTEXT.sub(lambda found: _context(found[0], words), translated)
+
+
 def _title(analysis: MatchAnalysis, words: _Words) -> str:
     if analysis.length:
         kind = words(N_("%(length)s-point match"), length=analysis.length)
@@ -306,7 +313,7 @@ def to_text(
         lines.append("   " + words(N_("(%(player)s on roll, as X)"), player=players[place.player]))
         lines += ["   " + row for row in drawing.to_text(place.sides).splitlines()]
     for note in analysis.notes:
-        lines.append(words(N_("Note: %(note)s"), note=words.sentence(note)))
+        lines.append(words(N_("Note: %(note)s"), note=_note(note, words)))
     return "\n".join(lines) + "\n"
 
 
@@ -364,7 +371,7 @@ def to_html(
         out.append(drawing.to_svg(place.sides, line))
         out.append("</div>")
     for note in analysis.notes:
-        note_text = words(N_("Note: %(note)s"), note=words.sentence(note, isolate=True))
+        note_text = words(N_("Note: %(note)s"), note=_note(note, words, isolate=True))
         out.append(f"<p>{escape(note_text)}</p>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"
