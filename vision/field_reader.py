@@ -232,12 +232,20 @@ def _row(
     def score(x: float, y: float) -> float:
         return float(gradients.ring_scores(np.array([[x, y]]), radius, edge)[0])
 
+    said: dict[tuple[float, float], bool | None] = {}
+
+    def colour(x: float, y: float) -> bool | None:
+        """What ``vouch`` says of the place (asked once per place)."""
+        if (x, y) not in said:
+            said[x, y] = False if vouch is None else vouch(x, y, radius)
+        return said[x, y]
+
     def vouched(x: float, y: float) -> bool:
-        return vouch is not None and vouch(x, y, radius) is True
+        return colour(x, y) is True
 
     def colourless(x: float, y: float) -> bool:
         """The board here has a checker set's own colour: colour cannot tell, the ring must."""
-        return vouch is not None and vouch(x, y, radius) is None
+        return vouch is not None and colour(x, y) is None
 
     lateral = centre_x + radius * np.linspace(-0.35, 0.35, 5)
     # the place at the base first: one lying over it must not be taken for it
