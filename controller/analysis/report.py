@@ -154,6 +154,9 @@ class _Words:
         self.language = language
         self.catalogue = translations(language)
         self.rtl = direction(language) == "rtl"
+        #: Between the parts of a list ("7-away/3-away, Crawford, cube 1 centred"): Arabic has its
+        #: own comma.
+        self.comma = self(N_(", "))
 
     def __call__(self, message: str, **values: Any) -> str:
         template = self.catalogue.gettext(message)
@@ -163,6 +166,13 @@ class _Words:
             return template % values
         except (KeyError, ValueError, TypeError):
             return message % values
+
+    def html(self, message: str, **markup: str) -> str:
+        """``message`` translated and escaped, its placeholders filled with ready HTML."""
+        try:
+            return escape(self.catalogue.gettext(message)) % markup
+        except (KeyError, ValueError, TypeError):
+            return escape(message) % markup
 
     def sentence(self, text: str, *, isolate: bool = False) -> str:
         """An English sentence made from a :mod:`sheshbesh.phrases` template, translated."""
@@ -193,14 +203,14 @@ def _context(text: str, words: _Words) -> str:
         parts = [words("money")]
         if found["rules"]:
             rules = [words(_MONEY_RULES.get(rule, rule)) for rule in found["rules"].split(", ")]
-            parts[0] += f" ({', '.join(rules)})"
+            parts[0] += f" ({words.comma.join(rules)})"
     else:
         away = N_("%(points)s-away")
         parts = [f"{words(away, points=found['own'])}/{words(away, points=found['other'])}"]
     if found["crawford"]:
         parts.append(words(found["crawford"]))
     parts.append(words(_CUBE_OWNER[found["owner"]], value=found["value"]))
-    return ", ".join(parts)
+    return words.comma.join(parts)
 
 
 def _note(note: str, words: _Words, *, isolate: bool = False) -> str:
@@ -257,8 +267,12 @@ def _totals_rows(analysis: MatchAnalysis, words: _Words) -> list[tuple[str, str,
 
 def _thresholds_text(analysis: MatchAnalysis, words: _Words) -> str:
     t = analysis.thresholds
-    marks = ((N_("doubtful"), t.doubtful), (N_("error"), t.error), (N_("blunder"), t.blunder))
-    return ", ".join(f"{words(mark)} >= {value:.3f}" for mark, value in marks)
+    return words(
+        N_("doubtful >= %(doubtful)s, error >= %(error)s, blunder >= %(blunder)s"),
+        doubtful=f"{t.doubtful:.3f}",
+        error=f"{t.error:.3f}",
+        blunder=f"{t.blunder:.3f}",
+    )
 
 
 def _engine_line(analysis: MatchAnalysis, words: _Words) -> str:
@@ -271,14 +285,23 @@ def _engine_line(analysis: MatchAnalysis, words: _Words) -> str:
 
 def _cube_equities(verdict: CubeVerdict, words: _Words) -> str:
     e = verdict.equities
-    actions = [
-        (N_("no double"), e.no_double),
-        (N_("double/take"), e.double_take),
-        (N_("double/pass"), e.double_pass),
-    ]
-    if e.double_beaver is not None:
-        actions.append((N_("double/beaver"), e.double_beaver))
-    return ", ".join(f"{words(action)} {equity:+.3f}" for action, equity in actions)
+    values = {
+        "no_double": f"{e.no_double:+.3f}",
+        "take": f"{e.double_take:+.3f}",
+        "pass": f"{e.double_pass:+.3f}",
+    }
+    if e.double_beaver is None:
+        return words(
+            N_("no double %(no_double)s, double/take %(take)s, double/pass %(pass)s"), **values
+        )
+    return words(
+        N_(
+            "no double %(no_double)s, double/take %(take)s, double/pass %(pass)s,"
+            " double/beaver %(beaver)s"
+        ),
+        beaver=f"{e.double_beaver:+.3f}",
+        **values,
+    )
 
 
 def to_text(
@@ -303,11 +326,13 @@ def to_text(
     for number, mistake in enumerate(mistakes, start=1):
         place = mistake.verdict.place
         lines += ["", f"{number}. {words.sentence(describe(mistake, players))}"]
-        lines.append(
-            f"   {words(N_('Position ID'))} {place.position_id or '?'},"
-            f" {words(N_('Match ID'))} {place.match_id or '?'};"
-            f" {_context(place.context_text, words)}"
+        ids = words(
+            N_("Position ID %(position_id)s, Match ID %(match_id)s; %(context)s"),
+            position_id=place.position_id or "?",
+            match_id=place.match_id or "?",
+            context=_context(place.context_text, words),
         )
+        lines.append("   " + ids)
         if isinstance(mistake.verdict, CubeVerdict):
             lines.append("   " + _cube_equities(mistake.verdict, words))
         lines.append("   " + words(N_("(%(player)s on roll, as X)"), player=players[place.player]))
@@ -360,14 +385,19 @@ def to_html(
     for mistake in mistakes:
         place = mistake.verdict.place
         line = words.sentence(describe(mistake, players), isolate=True)
-        on_roll = words(N_("%(player)s on roll (dark)"), player=players[place.player])
         out.append('<div class="mistake">')
         out.append(f"<p><strong>{escape(line)}</strong><br>")
-        out.append(
-            f"{escape(words(N_('Position ID')))} <code>{escape(place.position_id or '?')}</code>,"
-            f" {escape(words(N_('Match ID')))} <code>{escape(place.match_id or '?')}</code>;"
-            f" {escape(_context(place.context_text, words))}; {escape(on_roll)}.</p>"
+        ids = words.html(
+            N_(
+                "Position ID %(position_id)s, Match ID %(match_id)s; %(context)s;"
+                " %(player)s on roll (dark)."
+            ),
+            position_id=f"<code>{escape(place.position_id or '?')}</code>",
+            match_id=f"<code>{escape(place.match_id or '?')}</code>",
+            context=escape(_context(place.context_text, words)),
+            player=escape(players[place.player]),
         )
+        out.append(ids + "</p>")
         out.append(drawing.to_svg(place.sides, line))
         out.append("</div>")
     for note in analysis.notes:
