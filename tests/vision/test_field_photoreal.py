@@ -22,8 +22,9 @@ from vision.images import load_image
 PHOTOREAL = Path(__file__).resolve().parents[1] / "data" / "photoreal"
 #: rendered after the reader's last tuning, held-out styles only, never looked at one by one
 HELDOUT2 = PHOTOREAL.with_name("photoreal-heldout2")
-#: share of points and bar read exactly, at least (tuning families / held-out ones)
-FLOORS = {"tune": 0.9, "heldout": 0.9, "heldout2": 0.9}
+#: share of points and bar read exactly, at least (tuning families / held-out ones); measured
+#: 96.0%, 95.5% and 96.0% when these were raised from 0.9
+FLOORS = {"tune": 0.93, "heldout": 0.93, "heldout2": 0.93}
 #: share of the frames with a hand over the field that are refused, at least (both splits)
 HANDS_FLOOR = 0.65
 
