@@ -11,6 +11,7 @@ Locations scored: the 24 points and the bar (the trays lie outside the field and
 inferred, so they are not a reading).
 
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal [more folders] [--show N]
+    .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout2 --width 3840
 
 A folder written by ``sheshbesh run --capture DIR`` (numbered frames labelled with the positions
 the referee committed, and the calibration beside them) is read with its own calibration and
@@ -31,6 +32,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -44,7 +46,7 @@ from vision.field_board import (
     load_calibration,
     read_field,
 )
-from vision.images import load_image
+from vision.images import Image, load_image
 
 SCORED = (*POINT_LOCATIONS, "bar")
 
@@ -60,6 +62,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folders", nargs="+", type=Path)
     parser.add_argument("--show", type=int, default=0, help="print the first N misreads")
     parser.add_argument("--split", choices=["tune", "heldout", "all"], default="all")
+    parser.add_argument(
+        "--width",
+        type=int,
+        default=0,
+        help="rescale every frame (and its corners) to this width first: 640 to 3840, to see "
+        "that the reader does not depend on the camera's resolution",
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     rows: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -80,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
             row = rows[(split, labels.get("family", "?"))]
             image = load_image(label_file.with_name(labels["image"]))
             corners = [tuple(c) for c in labels["field_corners"]]
+            if args.width:
+                image, corners = _rescaled(image, corners, args.width)
             row["frames"] += 1
             try:
                 calibration = calibrate_field(image, corners)
@@ -164,6 +175,17 @@ def main(argv: list[str] | None = None) -> int:
             f"worst {max(settle_times) * 1000:.2f} ms"
         )
     return 0
+
+
+def _rescaled(
+    image: Image, corners: list[tuple[float, ...]], width: int
+) -> tuple[Image, list[tuple[float, ...]]]:
+    """``image`` at ``width`` pixels across (area averaging down, bicubic up), with its corners."""
+    scale = width / image.shape[1]
+    size = (width, round(image.shape[0] * scale))
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
+    resized = np.asarray(cv2.resize(image, size, interpolation=interpolation), np.uint8)
+    return resized, [tuple(v * scale for v in corner) for corner in corners]
 
 
 def _captured(folder: Path, rows: dict[tuple[str, str], dict[str, int]], show: int) -> None:
