@@ -24,8 +24,7 @@ import time
 from collections.abc import Callable, Collection, Mapping
 from contextlib import ExitStack
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
 
 from controller.events import Event
 from controller.lights.base import Buttons, Lights
@@ -37,6 +36,7 @@ from controller.table.health import Health, leds_health
 from controller.table.panel import StatusPanel, serve_panel
 from controller.table.runner import Runner
 from controller.table.table import BoardReader, Image, Table, summary_of
+from sheshbesh.closing import Closing
 from sheshbesh.errors import SheshbeshError
 
 log = logging.getLogger("sheshbesh")
@@ -88,7 +88,7 @@ def resume_problem(record: Record) -> str | None:
     )
 
 
-class LiveTable:
+class LiveTable(Closing):
     """The parts of one table, each opened by one method and closed, in reverse order, on exit.
 
     ``command`` names the table's command in messages (``run``, ``demo``); ``progress`` lists the
@@ -125,17 +125,6 @@ class LiveTable:
         self.frames_read = 0
         self._panels: list[Any] = []
         self._parts = ExitStack()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def close(self) -> None:
         """Close every part opened so far, the last opened first (each one even if another fails)."""
