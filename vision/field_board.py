@@ -603,9 +603,13 @@ def field_dice(
         standing = float(np.median(patch)) if patch.size else 0.0
         return standing if standing >= least_contrast else None
 
-    def middle(die: DieReading) -> tuple[int, int]:
+    def centre(die: DieReading) -> tuple[float, float]:
         x, y, w, h = die.box
-        return min(height - 1, round(y + h / 2)), min(width - 1, round(x + w / 2))
+        return x + w / 2, y + h / 2
+
+    def middle(die: DieReading) -> tuple[int, int]:
+        x, y = centre(die)
+        return min(height - 1, round(y)), min(width - 1, round(x))
 
     # (read in a body's own region, standing out, reading)
     found: list[tuple[bool, float, DieReading]] = []
@@ -668,7 +672,7 @@ def field_dice(
         step = max(2.0, 0.5 * side)
         grid_y, grid_x = np.mgrid[step / 2 : height : step, step / 2 : width : step]
         keep = somewhere[grid_y.astype(int), grid_x.astype(int)] > 0
-        taken = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2) for _b, _s, d in found]
+        taken = [centre(d) for _b, _s, d in found]
         spots = [
             (float(x), float(y))
             for x, y in zip(grid_x[keep], grid_y[keep], strict=True)
@@ -699,7 +703,7 @@ def field_dice(
                 found.append((True, standing, die))
                 taken.append((x, y))
     if learned and found:  # the model's word on each face
-        places = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2) for _b, _s, d in found]
+        places = [centre(d) for _b, _s, d in found]
         checked = []
         for (from_body, standing, die), guess in zip(found, guesses_at(places), strict=True):
             if guess.label == NOT_A_DIE and guess.probability >= reject_sure:
