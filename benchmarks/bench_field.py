@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=["tune", "heldout", "all"], default="all")
     parser.add_argument(
         "--width",
-        type=int,
+        type=_width,
         default=0,
         help="rescale every frame (and its corners) to this width first: 640 to 3840, to see "
         "that the reader does not depend on the camera's resolution",
@@ -175,6 +175,19 @@ def main(argv: list[str] | None = None) -> int:
             f"worst {max(settle_times) * 1000:.2f} ms"
         )
     return 0
+
+
+def _width(text: str) -> int:
+    """``--width``: a frame width of 16 pixels or more (0: as the frames are)."""
+    try:
+        width = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number of pixels: {text!r}") from None
+    if width != 0 and width < 16:
+        raise argparse.ArgumentTypeError(
+            f"{width} pixels is too narrow to read a board (16 or more)"
+        )
+    return width
 
 
 def _rescaled(
