@@ -23,7 +23,7 @@ def main() -> None:
     args = parser.parse_args()
     cv2.setNumThreads(1)
 
-    from controller.matfile import read_mat
+    from controller.record.matfile import read_mat
     from controller.sim.director import FAST_TIMING, direct_match
     from controller.sim.stage import Stage, calibrated_reader
     from vision.reader import read_board

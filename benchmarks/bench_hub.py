@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from controller.events import Event  # noqa: E402
 from controller.network.link import TableLink  # noqa: E402
-from controller.record import Record  # noqa: E402
+from controller.record.store import Record  # noqa: E402
 from tests.network.roomkit import Broker, free_port, wait_for  # noqa: E402
 from web.state import example_state  # noqa: E402
 

@@ -29,7 +29,7 @@ def main() -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 
-    from controller.matfile import read_mat
+    from controller.record.matfile import read_mat
     from controller.sim.demo import open_demo_table, prepare
     from controller.sim.director import FAST_TIMING, direct_match
     from controller.table.assembly import LiveTable

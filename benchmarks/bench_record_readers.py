@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from controller.events import Event
-from controller.record import Record
+from controller.record.store import Record
 
 GAMES = 4
 EVENTS_PER_GAME = 4  # game_started, two plays, game_won

@@ -27,7 +27,7 @@ sys.path.insert(0, str(HERE.parent / "tests" / "referee"))
 
 from referee_testkit import match_inputs, match_paths, seen  # noqa: E402
 
-from controller.matfile import read_mat  # noqa: E402
+from controller.record.matfile import read_mat  # noqa: E402
 from controller.referee import (  # noqa: E402
     Input,
     MatchSettings,

@@ -77,7 +77,7 @@ def timed(calls: list[float], function: Callable[..., Any]) -> Callable[..., Any
 def measure(shots: int, seed: int) -> Timings:
     """Plays the first ``shots`` shots of the demo match at 10 frames a second, timing each part."""
     import controller.table.reader as adapter
-    from controller.matfile import read_mat
+    from controller.record.matfile import read_mat
     from controller.sim.demo import open_demo_table, prepare
     from controller.sim.director import FAST_TIMING, direct_match
     from controller.table.assembly import LiveTable

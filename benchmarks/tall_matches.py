@@ -21,7 +21,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from controller.matfile import read_mat, replay_records
+from controller.record.matfile import read_mat
+from controller.record.rules_replay import replay_records
 from controller.sim.director import direct_match
 
 COMMANDS = """set seed {seed}

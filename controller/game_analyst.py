@@ -15,7 +15,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from controller.events import Event
-from controller.record import Record
+from controller.record.store import Record
 
 log = logging.getLogger("sheshbesh")
 

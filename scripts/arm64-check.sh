@@ -218,7 +218,7 @@ import json
 import sys
 from importlib import resources
 
-from controller.matfile import read_mat
+from controller.record.matfile import read_mat
 
 lines = open(sys.argv[1], encoding="utf-8").read().strip().splitlines()
 said = json.loads(lines[-1])

@@ -59,7 +59,9 @@ REFEREE_MAY_IMPORT = {"controller.rules", "controller.events", "controller.light
 #: The simulation: never loaded by the live table. ``controller.sim`` is the package; the renderer,
 #: the match-file walkers and the photoreal set are simulation too, though they live elsewhere.
 SIMULATION = (
-    "controller.matfile",
+    "controller.record.export",
+    "controller.record.matfile",
+    "controller.record.rules_replay",
     "controller.sim",
     "synth",
     "vision.dice_devset",

@@ -21,7 +21,7 @@ from controller.analysis.engine import Response
 from controller.analysis.errors import AnalysisInputError
 from controller.analysis.match import Turn
 from controller.events import Event
-from controller.matfile import MatchFile, read_mat
+from controller.record.matfile import MatchFile, read_mat
 from controller.rules.errors import RulesError
 from controller.rules.position import Play, Position
 from sheshbesh import events as typed

@@ -1,8 +1,8 @@
 """Analysis reports kept in the record, for the panel: what to save and when.
 
 A report is derived data: it is saved in the record's ``analyses`` table
-(:meth:`controller.record.Record.save_analysis`), never among the events. The panel reads the
-latest one back (:meth:`controller.record.Record.analysis`).
+(:meth:`controller.record.store.Record.save_analysis`), never among the events. The panel reads the
+latest one back (:meth:`controller.record.store.Record.analysis`).
 
 :func:`analyse_finished_game` is what the application calls, on a worker thread, after each game
 is won: it analyses every finished game of the match (never the game in progress, which in rated
@@ -26,7 +26,7 @@ from controller.analysis.match import MatchAnalysis, analyse_turns
 from controller.analysis.source import turns_from_events
 
 if TYPE_CHECKING:
-    from controller.record import Record
+    from controller.record.store import Record
 
 __all__ = ["analyse_finished_game", "finished_games", "report_for_record"]
 
@@ -65,7 +65,7 @@ def analyse_finished_game(
 
     Raises :class:`controller.analysis.AnalysisNotInstalledError` without the analysis extra,
     :class:`controller.analysis.AnalysisInputError` for an unknown match or a log that does not
-    hold together, :class:`controller.record.RecordError` when the report cannot be saved.
+    hold together, :class:`controller.record.store.RecordError` when the report cannot be saved.
     """
     events = record.events(match_id)
     if not events:

@@ -26,7 +26,7 @@ from controller.analysis.match import MatchAnalysis, analyse_turns
 from controller.analysis.source import TurnSource, turns_from_events, turns_from_mat
 from controller.commands.arguments import whole_number
 from controller.commands.language import players_language
-from controller.matfile import read_mat_file
+from controller.record.matfile import read_mat_file
 from sheshbesh.errors import SheshbeshError
 
 DEFAULT_RECORD = "var/sheshbesh.sqlite"
@@ -111,7 +111,7 @@ def is_recorded_match(args: argparse.Namespace) -> bool:
 def save_report(args: argparse.Namespace, source: TurnSource, analysis: MatchAnalysis) -> None:
     """Keep the report of a recorded match in the record (raises ``RecordError``)."""
     from controller.analysis.store import report_for_record
-    from controller.record import Record
+    from controller.record.store import Record
 
     games = [turn.game for turn in source.turns]
     # Not the writer's lock: a report is derived data, saved beside a running referee's events.
@@ -133,7 +133,7 @@ def load_source(args: argparse.Namespace) -> TurnSource:
         except OSError as error:
             raise AnalysisError(f"cannot read {args.source}: {error.strerror}") from error
         return turns_from_mat(match, path.name, jacoby=not args.no_jacoby, beavers=args.beavers)
-    from controller.record import Record
+    from controller.record.store import Record
 
     record_path = Path(args.record)
     if not record_path.is_file():

@@ -21,8 +21,8 @@ from importlib import resources
 from pathlib import Path
 
 from controller.commands.arguments import port, port_problem, positive_number, whole_number
-from controller.matfile import MAX_FILE_BYTES, MatchFile, MatFileError, decode_mat, read_mat
 from controller.network import options as room
+from controller.record.matfile import MAX_FILE_BYTES, MatchFile, MatFileError, decode_mat, read_mat
 from controller.sim.director import DirectorError
 from controller.table.assembly import LiveTable, TableError
 from controller.table.health import Health

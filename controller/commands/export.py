@@ -12,8 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from controller.matfile import MatchExportError, export_mat
-from controller.record import Record, RecordError
+from controller.record.export import MatchExportError, export_mat
+from controller.record.store import Record, RecordError
 from controller.table.config import RecordConfig
 
 FORMATS = ("mat",)

@@ -3,7 +3,7 @@
 The match is shown to the referee as a perfectly read board would show it (see
 :mod:`controller.sim.replay`): every play is judged from the board it leaves, every cube action from
 where the cube goes. ``--rules-only`` walks the file through the rules engine alone instead
-(:func:`controller.matfile.replay_records`); both give the same records. The text form prints each
+(:func:`controller.record.rules_replay.replay_records`); both give the same records. The text form prints each
 game's result and the final score, in the players' language
 (:mod:`controller.commands.language`); ``--json`` writes one JSON object a line, the same in every
 language (each play with the Position ID and Match ID before it, each cube action, each game's
@@ -23,13 +23,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.commands.language import PlayersText
-from controller.matfile import (
-    MAX_PROBLEMS,
-    MatchFile,
-    MatFileError,
-    read_mat_file,
-    replay_records,
-)
+from controller.record.matfile import MAX_PROBLEMS, MatchFile, MatFileError, read_mat_file
+from controller.record.rules_replay import replay_records
 from sheshbesh.errors import SheshbeshError
 from sheshbesh.language import N_, NP_
 
@@ -117,7 +112,7 @@ def _records(
     if rules_only:
         yield from replay_records(match, **options)
         return
-    from controller.record import Record
+    from controller.record.store import Record
     from controller.sim.replay import replay_through_referee
 
     jacoby, crawford = options.get("jacoby", True), options.get("crawford", True)

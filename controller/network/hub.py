@@ -270,8 +270,9 @@ class Hub:
     def archive(self, day: str | None = None) -> bytes:
         """Every match started on ``day`` (``YYYY-MM-DD``, local time; default today) as .mat
         files in one zip archive, named ``TABLE-MATCH.mat``."""
-        from controller.matfile import MatFileError, export_mat
         from controller.network.director import mat_archive
+        from controller.record.export import export_mat
+        from controller.record.matfile import MatFileError
 
         wanted = day or time.strftime("%Y-%m-%d")
         files = []

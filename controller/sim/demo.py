@@ -18,8 +18,8 @@ from typing import Any, TypeVar
 
 from controller.events import Event
 from controller.lights import FakeLights
-from controller.matfile import MatchFile
-from controller.record import Record
+from controller.record.matfile import MatchFile
+from controller.record.store import Record
 from controller.referee import ButtonPressed, MatchSettings, NewMatch
 from controller.sim.director import (
     FAST_TIMING,

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from controller.matfile import Action, GameRecord, MatchFile
+from controller.record.matfile import Action, GameRecord, MatchFile
 from controller.rules import Dice, Play, Position, game_result
 from sheshbesh.errors import SheshbeshError
 

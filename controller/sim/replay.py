@@ -1,12 +1,12 @@
 """Replay a ``.mat`` match file through the referee, as a perfectly read board would show it.
 
-:func:`controller.matfile.replay_records` walks a match file through the rules engine alone. This
+:func:`controller.record.rules_replay.replay_records` walks a match file through the rules engine alone. This
 module shows the same match to the real referee instead: for each entry of the file it builds the
 inputs a camera over a perfectly read board and the players' hands would give (the dice coming to
 rest, the position after the play, the dice picked up, the cube turned in the middle, taken to the
 taker's side or pushed back to the doubler's), feeds them through a :class:`~controller.table.runner.Runner`
-writing to a :class:`~controller.record.Record`, and turns the recorded events back into the replay
-records. For a sound file the records are exactly :func:`~controller.matfile.replay_records`'s; a
+writing to a :class:`~controller.record.store.Record`, and turns the recorded events back into the replay
+records. For a sound file the records are exactly :func:`~controller.record.rules_replay.replay_records`'s; a
 play or cube action the referee refuses is reported with the line of the file.
 
 - :func:`referee_inputs` is the stream of inputs alone (for tests and demos).
@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from controller.events import Event
-from controller.matfile import Action, GameRecord, MatchFile, MatFileError
-from controller.record import Record
+from controller.record.matfile import Action, GameRecord, MatchFile, MatFileError
+from controller.record.store import Record
 from controller.referee import (
     ButtonPressed,
     Input,
@@ -370,7 +370,7 @@ def referee_inputs(
 
     Raises :class:`MatFileError` (with the line) at an entry that cannot be shown on a board.
 
-    >>> from controller.matfile import read_mat
+    >>> from controller.record.matfile import read_mat
     >>> match = read_mat(" 1 point match\\n Game 1\\n A : 0  B : 0\\n  1) 31: 8/5 6/5\\n")
     >>> [type(item).__name__ for item in referee_inputs(match)]
     ['NewMatch', 'ObservationSeen', 'ObservationSeen', 'ObservationSeen', 'ObservationSeen']
@@ -641,7 +641,7 @@ def replay_through_referee(
     clock: Callable[[], float] = time.time,
 ) -> Iterator[dict[str, Any]]:
     """Replay ``match`` through the referee; yields the records of
-    :func:`controller.matfile.replay_records` (play, cube, game, and last the match score).
+    :func:`controller.record.rules_replay.replay_records` (play, cube, game, and last the match score).
 
     The referee's events go to ``record`` (an in-memory log when None) under ``match_id`` (the
     referee names the match when None). The play records' notation is the referee's (what the
@@ -651,7 +651,7 @@ def replay_through_referee(
     says (the loser resigns) and the replay goes on with the next; after the last record
     :class:`MatFileError` lists every problem with its line number.
 
-    >>> from controller.matfile import read_mat
+    >>> from controller.record.matfile import read_mat
     >>> match = read_mat(" 1 point match\\n Game 1\\n A : 0  B : 0\\n  1) 31: 8/5 6/5\\n")
     >>> next(replay_through_referee(match))["position_id"]
     '4HPwATDgc/ABMA'

@@ -30,7 +30,7 @@ from controller.events import Event
 from controller.lights.base import Buttons, Lights
 from controller.lights.errors import LightsError
 from controller.network import options as room
-from controller.record import Record, RecordError
+from controller.record.store import Record, RecordError
 from controller.referee import ButtonPressed, ClockSettings
 from controller.table.health import Health, leds_health
 from controller.table.panel import StatusPanel, serve_panel

@@ -9,7 +9,7 @@ On start, :meth:`Runner.resume` rebuilds the referee from the log's current matc
 clock tick, which completes anything a crash cut short (a game won but not yet scored, the next game
 not yet started).
 
->>> from controller.record import Record
+>>> from controller.record.store import Record
 >>> from controller.referee import MatchSettings, NewMatch
 >>> with Record(":memory:") as record:
 ...     runner = Runner.resume(record, clock=lambda: 0.0)
@@ -30,8 +30,8 @@ from typing import Any, Protocol
 
 from controller.events import Event
 from controller.lights.scene import Scene
-from controller.record import Record as EventLog
-from controller.record import RecordError
+from controller.record.store import Record as EventLog
+from controller.record.store import RecordError
 from controller.referee import (
     ButtonPressed,
     ClockSettings,

@@ -18,7 +18,7 @@ from controller.analysis import (
 )
 from controller.analysis.source import turns_from_mat_text
 from controller.cli import main
-from controller.record import Record
+from controller.record.store import Record
 
 ONE = MATCHES / "gnubg-selfplay-1pt-seed11.mat"
 THREE = MATCHES / "gnubg-selfplay-3pt-seed12345.mat"

@@ -29,7 +29,7 @@ from controller.analysis.source import (
 from controller.analysis.verdicts import Skill
 from controller.analysis.worker import AnalysisWorker
 from controller.events import Event
-from controller.matfile import Action, GameRecord, MatchFile
+from controller.record.matfile import Action, GameRecord, MatchFile
 
 
 def _source(name: str) -> TurnSource:

@@ -13,8 +13,8 @@ from analysis_fakes import MATCHES, FakeAnalyser
 from controller.analysis.store import analyse_finished_game, finished_games
 from controller.cli import main
 from controller.events import Event
-from controller.matfile import read_mat
-from controller.record import AnalysisRecordError, Record, RecordError
+from controller.record.matfile import read_mat
+from controller.record.store import AnalysisRecordError, Record, RecordError
 from controller.sim.replay import referee_inputs, replay_through_referee
 from controller.table.runner import Runner
 

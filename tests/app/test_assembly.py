@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from controller.lights import FakeButtons, FakeLights, LightsError
-from controller.record import Record, RecordError
+from controller.record.store import Record, RecordError
 from controller.referee import ButtonPressed, MatchSettings, NewMatch
 from controller.table.assembly import FrameClock, LiveTable, TableError
 from controller.table.health import Health

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from controller.matfile import read_mat
-from controller.record import Record
+from controller.record.matfile import read_mat
+from controller.record.store import Record
 from controller.referee import MatchSettings, NewMatch
 from controller.sim.director import FAST_TIMING, direct_match
 from controller.table.capture import DatasetCapture

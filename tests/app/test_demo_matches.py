@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from controller.commands.replay import replay_file
-from controller.matfile import read_mat, replay_records
+from controller.record.matfile import read_mat
+from controller.record.rules_replay import replay_records
 from controller.sim.director import DirectorError, check_match
 from tests.shared_data import MATCHES_DIR
 

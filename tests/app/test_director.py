@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.matfile import read_mat
+from controller.record.matfile import read_mat
 from controller.rules import game_result
 from controller.sim.director import (
     DirectorError,

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from controller.matfile import read_mat, replay_records
-from controller.record import Record
+from controller.record.matfile import read_mat
+from controller.record.rules_replay import replay_records
+from controller.record.store import Record
 from controller.table.runner import Runner
 
 ROOT = Path(__file__).resolve().parents[2]

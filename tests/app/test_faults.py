@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from controller.lights import FakeLights
-from controller.matfile import MatchFile, read_mat
-from controller.record import Record
+from controller.record.matfile import MatchFile, read_mat
+from controller.record.store import Record
 from controller.referee import ButtonPressed, MatchSettings, NewMatch
 from controller.sim.demo import results_of
 from controller.sim.director import FAST_TIMING, Shot, direct_match

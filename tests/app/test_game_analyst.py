@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from controller.game_analyst import GameAnalyst
-from controller.matfile import read_mat
-from controller.record import Record
+from controller.record.matfile import read_mat
+from controller.record.store import Record
 from controller.referee import MatchSettings, NewMatch
 from controller.sim.director import FAST_TIMING, direct_match
 from controller.table.runner import Runner

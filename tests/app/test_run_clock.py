@@ -8,8 +8,8 @@ import sys
 import time
 from pathlib import Path
 
-from controller.matfile import read_mat
-from controller.record import Record
+from controller.record.matfile import read_mat
+from controller.record.store import Record
 from controller.sim.demo import write_frames
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.matfile import read_mat
-from controller.record import Record
+from controller.record.matfile import read_mat
+from controller.record.store import Record
 from controller.sim.demo import write_frames
 from vision.capture import load_dataset
 

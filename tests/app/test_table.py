@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.matfile import read_mat, replay_records
-from controller.record import Record
+from controller.record.matfile import read_mat
+from controller.record.rules_replay import replay_records
+from controller.record.store import Record
 from controller.referee import MatchSettings, NewMatch
 from controller.sim.demo import results_of
 from controller.sim.director import FAST_TIMING, direct_match

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.matfile import read_mat
+from controller.record.matfile import read_mat
 from controller.referee.reading import Board, Mismatch, read_board
 from controller.sim.director import Shot, Table, direct_match
 from controller.sim.stage import Stage, calibrated_reader

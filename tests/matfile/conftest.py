@@ -44,7 +44,7 @@ def real_match(request: pytest.FixtureRequest) -> Path:
 
 def events_from_replay(match_file: Any, match_id: str = "m1") -> list[Event]:
     """The event stream a referee would have recorded for a match, built from its replay."""
-    from controller.matfile import replay_records
+    from controller.record.rules_replay import replay_records
 
     events = [
         Event(

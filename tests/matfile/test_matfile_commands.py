@@ -12,8 +12,10 @@ from conftest import events_from_replay, real_match_paths
 
 from controller.cli import main
 from controller.events import Event
-from controller.matfile import export_mat, read_mat, replay_records
-from controller.record import Record
+from controller.record.export import export_mat
+from controller.record.matfile import read_mat
+from controller.record.rules_replay import replay_records
+from controller.record.store import Record
 
 
 def _path(name_part: str) -> Path:

@@ -8,13 +8,9 @@ import pytest
 from conftest import events_from_replay, real_match_paths
 
 from controller.events import Event
-from controller.matfile import (
-    MatchExportError,
-    export_mat,
-    match_from_events,
-    read_mat,
-    replay_records,
-)
+from controller.record.export import MatchExportError, export_mat, match_from_events
+from controller.record.matfile import read_mat
+from controller.record.rules_replay import replay_records
 
 
 def _numbered(events: list[Event]) -> list[Event]:

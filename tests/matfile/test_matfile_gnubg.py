@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from conftest import events_from_replay, expected_results, gnubg_program, real_match_paths
 
-from controller.matfile import MatchFile, export_mat, read_mat, replay_records, write_mat
+from controller.record.export import export_mat
+from controller.record.matfile import MatchFile, read_mat, write_mat
+from controller.record.rules_replay import replay_records
 
 gnubg = pytest.importorskip(
     "gnubg", reason="the gnubg reference package is not installed (x86-64 wheels only)"

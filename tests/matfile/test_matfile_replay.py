@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from conftest import expected_results, real_match_paths
 
-from controller.matfile import MatFileError, read_mat, replay_records
+from controller.record.matfile import MatFileError, read_mat
+from controller.record.rules_replay import replay_records
 
 
 def _replay(text: str, **options: bool) -> list[dict[str, Any]]:

@@ -10,7 +10,14 @@ from conftest import expected_results, real_match_paths
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.matfile import Action, GameRecord, MatchFile, MatFileError, read_mat, write_mat
+from controller.record.matfile import (
+    Action,
+    GameRecord,
+    MatchFile,
+    MatFileError,
+    read_mat,
+    write_mat,
+)
 
 
 def test_the_real_matches_are_there() -> None:

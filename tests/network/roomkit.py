@@ -19,9 +19,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from controller.matfile import read_mat, replay_records
 from controller.network.link import TableLink
-from controller.record import Record
+from controller.record.matfile import read_mat
+from controller.record.rules_replay import replay_records
+from controller.record.store import Record
 from controller.sim.replay import referee_inputs
 from controller.table.runner import Runner
 

@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 from werkzeug.security import generate_password_hash
 
-from controller.matfile import read_mat, replay_records
 from controller.network.director import AssignmentError, FollowDirector, assignment_settings
 from controller.network.director import standings as standings_of
 from controller.network.hub import Hub
 from controller.network.link import TableLink
 from controller.network.mirror import Mirror
+from controller.record.matfile import read_mat
+from controller.record.rules_replay import replay_records
 from tests.network.roomkit import MOSQUITTO, Broker, SimulatedTable, wait_for
 from tests.shared_data import MATCHES_DIR
 from web.room import create_room_app

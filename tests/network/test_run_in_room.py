@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.matfile import read_mat
 from controller.network.hub import Hub
 from controller.network.mirror import Mirror
+from controller.record.matfile import read_mat
 from controller.sim.demo import write_frames
 from tests.network.roomkit import MOSQUITTO, Broker, wait_for
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from controller.events import Event
-from controller.matfile import MatchFile, read_mat
+from controller.record.matfile import MatchFile, read_mat
 from controller.referee import (
     Effect,
     Input,

@@ -14,8 +14,8 @@ import pytest
 from referee_testkit import recorded, seen
 
 from controller.events import Event
-from controller.matfile import export_mat, match_from_events
-from controller.record import Record
+from controller.record.export import export_mat, match_from_events
+from controller.record.store import Record
 from controller.referee import (
     ButtonPressed,
     ClockSettings,
@@ -383,6 +383,8 @@ def test_the_record_folds_to_the_same_clock_as_the_live_referee_mid_answer() -> 
     script.at(410, seen(G2_AFTER_BLACK))
     script.at(430, seen(G2_AFTER_BLACK, cube=(2, "middle")))
     live = script.clock(500)
-    folded = Referee.from_events(script.events, clock=lambda: 500.0).snapshot()["clock"]
+    resumed = Referee.from_events(script.events, clock=lambda: 500.0)
+    assert resumed.state == script.referee.state
+    folded = resumed.snapshot()["clock"]
     assert folded == live
     assert live["remaining"] == [344.0, 284.0 - (70 - 12)]

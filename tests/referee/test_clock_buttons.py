@@ -15,7 +15,7 @@ import pytest
 from referee_testkit import seen
 
 from controller.lights.pinmap import load_pinmap
-from controller.record import Record
+from controller.record.store import Record
 from controller.referee import ButtonPressed, ClockSettings, MatchSettings, NewMatch
 from controller.rules import Play, Position
 from controller.table.runner import Runner

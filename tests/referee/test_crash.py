@@ -20,8 +20,8 @@ import pytest
 from referee_testkit import match_inputs, match_paths
 
 from controller.events import Event
-from controller.matfile import read_mat
-from controller.record import Record
+from controller.record.matfile import read_mat
+from controller.record.store import Record
 from controller.referee import Input, RefereeInputError
 from controller.table.runner import Runner
 

@@ -10,8 +10,8 @@ import pytest
 from referee_testkit import match_inputs, match_paths, run
 
 from controller.events import EVENT_TYPES, Event
-from controller.matfile import read_mat
-from controller.record import Record
+from controller.record.matfile import read_mat
+from controller.record.store import Record
 from controller.referee import Referee
 from sheshbesh.events import EVENT_CLASSES, EventDataError, GameWon, Play, event_payload
 

@@ -10,8 +10,8 @@ import pytest
 from referee_testkit import match_inputs, match_paths
 
 from controller.events import Event
-from controller.matfile import read_mat
-from controller.record import DuplicateEventError, Record, RecordCorruptError, RecordError
+from controller.record.matfile import read_mat
+from controller.record.store import DuplicateEventError, Record, RecordCorruptError, RecordError
 from controller.table.runner import Runner
 
 

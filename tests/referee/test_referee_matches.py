@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from referee_testkit import match_inputs, match_paths, of_type, run
 
-from controller.matfile import MatchFile, read_mat, replay_records
+from controller.record.matfile import MatchFile, read_mat
+from controller.record.rules_replay import replay_records
 from controller.referee import Referee
 from controller.rules import Dice, Play, Position
 from web.state import check_state

@@ -10,7 +10,7 @@ from referee_testkit import seen
 
 from controller.events import Event
 from controller.lights.scene import Scene
-from controller.record import Record, RecordError
+from controller.record.store import Record, RecordError
 from controller.referee import MatchSettings, MatchSettingsError, NewMatch
 from controller.rules import Dice, Play, Position
 from controller.table.runner import Runner

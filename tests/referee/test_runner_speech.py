@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from referee_testkit import load_match, match_inputs, match_paths, observe
 
-from controller.record import Record
+from controller.record.store import Record
 from controller.referee import ButtonPressed, Input, MatchSettings, NewMatch, ObservationSeen
 from controller.rules import Position
 from controller.table.runner import Runner

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.matfile import MatFileError, read_mat, replay_records
-from controller.record import Record
+from controller.record.matfile import MatFileError, read_mat
+from controller.record.rules_replay import replay_records
+from controller.record.store import Record
 from controller.referee import ButtonPressed, NewMatch, ObservationSeen, Resign
 from controller.sim.replay import (
     BoardScript,

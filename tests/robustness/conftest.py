@@ -49,7 +49,7 @@ def call(argv: Sequence[str], stdin: str = "") -> Outcome:
 @pytest.fixture(scope="session")
 def calibration(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A calibration file from one rendered frame (what ``sheshbesh run`` needs to start)."""
-    from controller.matfile import read_mat
+    from controller.record.matfile import read_mat
     from controller.sim.demo import write_frames
 
     folder = tmp_path_factory.mktemp("frames")

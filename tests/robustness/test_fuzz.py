@@ -13,14 +13,9 @@ from hypothesis import strategies as st
 
 from controller.commands.legal import batch_line
 from controller.events import EVENT_TYPES, Event
-from controller.matfile import (
-    MatchExportError,
-    MatFileError,
-    decode_mat,
-    match_from_events,
-    read_mat,
-)
-from controller.record import Record, RecordError
+from controller.record.export import MatchExportError, match_from_events
+from controller.record.matfile import MatFileError, decode_mat, read_mat
+from controller.record.store import Record, RecordError
 from controller.table.config import ConfigError, config_from_dict
 from tests.robustness.conftest import MATCH
 

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from controller.events import Event
-from controller.record import Record, _Checkpointer
+from controller.record.store import Record, _Checkpointer
 
 
 def _count_in_main_file(path: Path, folder: Path) -> int:

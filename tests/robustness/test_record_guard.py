@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from controller.events import Event
-from controller.record import Record, RecordCorruptError, RecordError, RecordInUseError
+from controller.record.store import Record, RecordCorruptError, RecordError, RecordInUseError
 from controller.referee import MatchSettings, NewMatch
 from controller.table.runner import Runner
 from tests.robustness.conftest import Outcome, call

@@ -191,8 +191,8 @@ def test_run_takes_live_frames_from_the_pi_camera(
 ) -> None:
     """``sheshbesh run --camera picamera``: wall-clock times on the record's events (a live
     camera, not a recording replayed from time 0), and a camera that stops is reopened."""
-    from controller.matfile import read_mat
-    from controller.record import Record
+    from controller.record.matfile import read_mat
+    from controller.record.store import Record
     from controller.sim.demo import write_frames
     from vision.images import load_image
 

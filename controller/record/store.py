@@ -357,7 +357,7 @@ class Record:
 
         Raises :class:`RecordCorruptError` for an event that cannot be read at all.
         """
-        from controller.matfile import check_events
+        from controller.record.export import check_events
 
         return check_events(self.events(match))
 
@@ -422,7 +422,7 @@ class Record:
 
     def export_mat(self, match_id: str) -> str:
         """``match_id`` as GNU Backgammon .mat text; raises ``KeyError`` for an unknown match."""
-        from controller.matfile import export_mat
+        from controller.record.export import export_mat
 
         events = self.events(match_id)
         if not events:

@@ -1,0 +1,10 @@
+"""The record: the SQLite event log and the match files made from it or read beside it.
+
+- :mod:`controller.record.store`: the append-only event log in SQLite (``Record``), the truth the
+  referee is rebuilt from; everything else is a view of it.
+- :mod:`controller.record.matfile`: the ``.mat`` text format, read and written.
+- :mod:`controller.record.export`: a recorded match written as a ``.mat`` file.
+- :mod:`controller.record.rules_replay`: a match file walked through the rules engine.
+
+Nothing is imported here: ``sheshbesh run`` loads the store alone, never the match-file modules.
+"""
