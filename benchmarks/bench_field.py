@@ -12,6 +12,7 @@ inferred, so they are not a reading).
 
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal [more folders] [--show N]
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout2 --width 3840
+    .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout2 --corner-error 4
 
 A folder written by ``sheshbesh run --capture DIR`` (numbered frames labelled with the positions
 the referee committed, and the calibration beside them) is read with its own calibration and
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 import time
@@ -69,7 +71,16 @@ def main(argv: list[str] | None = None) -> int:
         help="rescale every frame (and its corners) to this width first: 640 to 3840, to see "
         "that the reader does not depend on the camera's resolution",
     )
+    parser.add_argument(
+        "--corner-error",
+        type=_pixels,
+        default=0.0,
+        help="move every labelled corner by up to this many pixels (after --width) in a direction "
+        "drawn from a fixed seed, as a person clicking the corners by hand would: to see how "
+        "much the reading depends on exact corners",
+    )
     args = parser.parse_args(argv)
+    clicks = np.random.default_rng(0)
     cv2.setNumThreads(1)
     rows: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     times: list[float] = []
@@ -91,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
             corners = [tuple(c) for c in labels["field_corners"]]
             if args.width:
                 image, corners = _rescaled(image, corners, args.width)
+            if args.corner_error:
+                corners = _clicked(corners, args.corner_error, clicks)
             row["frames"] += 1
             try:
                 calibration = calibrate_field(image, corners)
@@ -188,6 +201,29 @@ def _width(text: str) -> int:
             f"{width} pixels is too narrow to read a board (16 or more)"
         )
     return width
+
+
+def _pixels(text: str) -> float:
+    """``--corner-error``: a distance in pixels, 0 or more."""
+    try:
+        pixels = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of pixels: {text!r}") from None
+    if not 0 <= pixels < 1000:
+        raise argparse.ArgumentTypeError(f"{text} pixels: give 0 to 999")
+    return pixels
+
+
+def _clicked(
+    corners: list[tuple[float, ...]], error: float, rng: np.random.Generator
+) -> list[tuple[float, ...]]:
+    """``corners`` each moved up to ``error`` pixels, evenly over a disc (a hand's click)."""
+    moved = []
+    for x, y in corners:
+        reach = error * math.sqrt(rng.uniform())
+        angle = rng.uniform(0, 2 * math.pi)
+        moved.append((x + reach * math.cos(angle), y + reach * math.sin(angle)))
+    return moved
 
 
 def _rescaled(
