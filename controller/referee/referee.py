@@ -63,15 +63,10 @@ from controller.referee.clock import (
     ClockState,
     PauseClock,
     clock_view,
-    flag,
-    pause,
-    resume,
-    start_clock,
-    switch,
 )
 from controller.referee.errors import RefereeInputError, ReplayError
+from controller.referee.fold import RefereeState, fold
 from controller.referee.judge import (
-    MatchState,
     Verdict,
     change_notation,
     cube_is_dead,
@@ -81,9 +76,7 @@ from controller.referee.judge import (
     judge_double,
     judge_pass,
     judge_take,
-    match_id_of,
     next_game_is_crawford,
-    resignation_points,
 )
 from controller.referee.messages import (
     ButtonPressed,
@@ -101,38 +94,14 @@ from controller.referee.messages import (
     Undo,
 )
 from controller.referee.reading import Board, Mismatch, raw_counts, read_board
-from controller.referee.state import GameState, PendingIllegal
+from controller.referee.state import GameState
 from controller.referee.turn import TurnPlays, board_of
 from controller.rules.position import Dice, Position
 from controller.rules.sheshbesh import SheshBeshAction, SheshBeshGame
-from sheshbesh.events import (
-    BoardMismatch,
-    BoardRestored,
-    ClockFlag,
-    ClockPaused,
-    ClockResumed,
-    CubeBeavered,
-    CubeOffered,
-    CubePassed,
-    CubeRefused,
-    CubeTaken,
-    DiceRolled,
-    GameStarted,
-    GameWon,
-    IllegalPlay,
-    MatchStarted,
-    MatchWon,
-    Play,
-    ResignAccepted,
-    ResignOffered,
-    ResignRefused,
-    RollOff,
-)
-from sheshbesh.events import Undo as Undone
 from sheshbesh.locations import LOCATIONS
-from sheshbesh.match import Policy, Variant, as_player, as_player_or_none
+from sheshbesh.match import as_player, as_player_or_none
 from sheshbesh.observation import CubeReading, DieReading, Observation
-from sheshbesh.snapshot import CubeMove, LastPlay, Message, MessageKind, PanelSnapshot, PlayMove
+from sheshbesh.snapshot import Message, MessageKind, PanelSnapshot
 
 COLOURS = ("white", "black")
 NAMES = ("White", "Black")
@@ -159,14 +128,8 @@ class Referee:
     def __init__(self, clock: Clock = _time.time, last_sequence: int = 0) -> None:
         self.clock = clock
         self.last_sequence = last_sequence
-        self.settings: MatchSettings | None = None
-        self.match_id: str | None = None
-        self.score = [0, 0]
-        self.games: list[dict[str, Any]] = []
-        self.crawford_done = False
-        self.winner: int | None = None
-        self.game = GameState()
-        self._checkpoints: list[tuple[int, GameState]] = []
+        #: What the log has recorded so far; it changes only by :func:`.fold.fold`.
+        self.state = RefereeState()
         # What follows is seen, not recorded: it only shapes lights and messages.
         self._effects: list[Effect] = []
         self._says: list[str] = []
@@ -176,8 +139,6 @@ class Referee:
         self._dice_seen_clear = False
         self._seen_dice: tuple[DieReading, ...] = ()
         self._turn_cache: TurnPlays | None = None
-        #: The match clock (None: the match has none), folded from the events like the rest.
-        self.timer: ClockState | None = None
         # Set when rebuilt from the log: the time between the last recorded event and the restart
         # (a power cut) is charged to nobody; the next input records when the clock went on.
         self._clock_interrupted = False
@@ -254,174 +215,52 @@ class Referee:
         return event
 
     def _fold(self, event: Event) -> None:
-        """Change the state as ``event`` says; the only place the recorded state changes."""
-        game = self.game
-        payload = event.payload
-        match payload:
-            case MatchStarted():
-                self._fold_match_started(payload, event.time)
-            case GameStarted():
-                self._fold_game_started(payload)
-            case RollOff():
-                self.game = self._fold_roll_off(game, payload)
-            case DiceRolled():
-                self.game = replace(
-                    game, phase="moving", dice=payload.dice, refused=None, stale_dice=None
-                )
-            case Play():
-                self.game = self._fold_play(game, payload)
-            case IllegalPlay():
-                self.game = self._fold_illegal(game, payload)
-            case BoardMismatch():
-                self.game = replace(game, mismatch=payload.reason)
-            case BoardRestored():
-                self.game = _fold_restored(game, payload)
-            case CubeOffered() | CubeTaken() | CubeBeavered() | CubePassed():
-                self.game = _fold_cube(game, payload)
-            case CubeRefused():
-                self.game = replace(game, refused=(payload.player, payload.action or ""))
-            case ResignOffered():
-                self.game = replace(
-                    game,
-                    phase="resign_offered",
-                    resign=(payload.player, payload.points),
-                    before_resign=game.phase,
-                )
-            case ResignAccepted():
-                self.game = self._fold_resign_accepted(game)
-            case ResignRefused():
-                self.game = replace(game, phase=game.before_resign, resign=None)
-            case Undone():
-                self._fold_undo(payload.to_sequence)
-            case GameWon():
-                self._fold_game_won(game, payload)
-            case MatchWon():
-                self.winner = payload.winner
-                self.game = replace(self.game, phase="match_over")
-        self._checkpoints.append((event.sequence, self.game))
-        if self.game.position != game.position or self.game.dice != game.dice:
+        """Fold ``event`` into the recorded state (:func:`.fold.fold`), and forget what it outdates."""
+        before = self.state.game
+        self.state = fold(self.state, event)
+        game = self.state.game
+        if game.position != before.position or game.dice != before.dice:
             self._turn_cache = None
-        if self.game.stale_dice != game.stale_dice and self.game.stale_dice is not None:
+        if game.stale_dice != before.stale_dice and game.stale_dice is not None:
             self._dice_seen_clear = False
-        if self.timer is not None:
-            self.timer = self._clock_after(self.timer, event)
 
-    def _fold_match_started(self, started: MatchStarted, time: float) -> None:
-        if started.match_id is None:
-            raise ValueError("match_started: id is missing")
-        self.settings = started.settings
-        self.match_id = started.match_id
-        self.score = [0, 0]
-        self.games = []
-        self.crawford_done = False
-        self.winner = None
-        self.game = GameState()
-        self._checkpoints = []
-        clock = self.settings.clock
-        self.timer = None if clock is None else start_clock(clock, self.settings.length, time)
+    # -- the recorded state, by its parts (read-only, but for ``game``) ----------------------
 
-    def _fold_game_started(self, started: GameStarted) -> None:
-        crawford = started.is_crawford
-        self.crawford_done = self.crawford_done or crawford
-        if started.score is not None:
-            self.score = list(started.score)
-        self.game = GameState(number=started.game, phase="roll_off", crawford_game=crawford)
-        self._checkpoints = []
+    @property
+    def settings(self) -> MatchSettings | None:
+        return self.state.settings
 
-    def _fold_roll_off(self, game: GameState, roll_off: RollOff) -> GameState:
-        dice, first = roll_off.dice, roll_off.first
-        if first is None:
-            return replace(game, stale_dice=dice)
-        if self._variant == "sheshbesh":
-            doublets = SheshBeshGame.initial(first)
-            return replace(
-                game,
-                position=doublets.to_position(),
-                doublets=doublets,
-                phase="rolling",
-                stale_dice=dice,
-            )
-        start = Position.initial(turn=first)
-        return replace(game, position=start, phase="moving", dice=(max(dice), min(dice)))
+    @property
+    def match_id(self) -> str | None:
+        return self.state.match_id
 
-    def _fold_illegal(self, game: GameState, illegal: IllegalPlay) -> GameState:
-        if illegal.result_id is not None:
-            board = board_of(Position.from_position_id(illegal.result_id, illegal.player))
-        elif illegal.counts is not None:
-            board = Board.from_counts(illegal.counts)
-        else:
-            raise ValueError("illegal_play: neither result_id nor counts")
-        pending = PendingIllegal(
-            illegal.player, illegal.dice, board, illegal.reason, illegal.locations or ()
-        )
-        teaching = self._policy == "teaching" and self._variant == "backgammon"
-        return replace(
-            game,
-            phase="illegal",
-            illegal=pending,
-            restore_to=board_of(game.position) if teaching else None,
-            stale_dice=pending.dice if illegal.dice_left else game.stale_dice,
-        )
+    @property
+    def score(self) -> list[int]:
+        return list(self.state.score)
 
-    def _fold_resign_accepted(self, game: GameState) -> GameState:
-        if game.resign is None:
-            raise ValueError("a resignation was accepted that was never offered")
-        resigner, level = game.resign
-        points = resignation_points(resigner, level, self._match_state())
-        return replace(game, phase="won", won=(1 - resigner, points, "resign"))
+    @property
+    def crawford_done(self) -> bool:
+        return self.state.crawford_done
 
-    def _fold_undo(self, target: int) -> None:
-        for sequence, state in self._checkpoints:
-            if sequence == target:
-                self.game = replace(state, restore_to=board_of(state.position), mismatch=None)
-                self._checkpoints = [c for c in self._checkpoints if c[0] <= target]
-                return
-        raise ReplayError(f"undo to event {target}, which is not in the current game")
+    @property
+    def winner(self) -> int | None:
+        return self.state.winner
 
-    def _fold_game_won(self, game: GameState, won: GameWon) -> None:
-        if won.score is None:
-            raise ValueError("game_won: score is missing")
-        self.score = list(won.score)
-        self.games.append(
-            {
-                "game": won.game,
-                "winner": won.winner,
-                "points": won.points,
-                "kind": won.how,
-                "score": list(self.score),
-            }
-        )
-        self.game = replace(game, phase="game_over", won=None)
+    @property
+    def timer(self) -> ClockState | None:
+        """The match clock (None: the match has none), folded from the events like the rest."""
+        return self.state.timer
+
+    @property
+    def game(self) -> GameState:
+        return self.state.game
+
+    @game.setter
+    def game(self, game: GameState) -> None:
+        """Set the game's state directly: only for a benchmark or a test that stages a position."""
+        self.state = replace(self.state, game=game)
 
     # -- the match clock ------------------------------------------------------------------------
-
-    def _clock_after(self, timer: ClockState, event: Event) -> ClockState:
-        """The clock after ``event`` (already folded into the game): whose time runs now."""
-        payload, when = event.payload, event.time
-        if isinstance(payload, ClockPaused):
-            timer = pause(timer, when)
-        elif isinstance(payload, ClockResumed):
-            timer = resume(timer, when)
-        elif isinstance(payload, ClockFlag):
-            timer = flag(timer, payload.player, when)
-        return switch(timer, self._clock_actor(), when)
-
-    def _clock_actor(self) -> int | None:
-        """Whose time runs in the state folded so far (None: nobody's)."""
-        game = self.game
-        if self.winner is not None or game.phase in (
-            "idle",
-            "roll_off",
-            "won",
-            "game_over",
-            "match_over",
-        ):
-            return None
-        if game.phase == "cube_offered" and game.offered_by is not None:
-            return 1 - game.offered_by
-        if game.phase == "resign_offered" and game.resign is not None:
-            return 1 - game.resign[0]
-        return game.turn
 
     def _keep_time(self) -> None:
         """Before any input: note a restart, and record a flag that fell since the last input."""
@@ -470,76 +309,6 @@ class Referee:
         self._emit("clock_paused" if paused else "clock_resumed", {"by": by})
         self._say("Clock paused" if paused else "Clock running")
 
-    def _fold_play(self, game: GameState, play: Play) -> GameState:
-        player, dice = play.player, play.dice
-        doublets = game.doublets
-        if doublets is not None:
-            doublets = doublets.play(Dice(*dice)).after
-            following = doublets.to_position()
-        elif play.result_id is None:
-            raise ValueError("play: result_id is missing")
-        else:
-            following = Position.from_position_id(play.result_id, player).swap()
-        entry: PlayMove = {
-            "game": game.number,
-            "player": player,
-            "dice": list(dice),
-            "play": play.play,
-        }
-        last: LastPlay = {
-            "player": player,
-            "dice": list(dice),
-            "play": play.play,
-            "from": list(play.moved_from or ()),
-            "to": list(play.moved_to or ()),
-        }
-        return replace(
-            game,
-            position=following,
-            phase="rolling",
-            dice=None,
-            illegal=None,
-            restore_to=None,
-            refused=None,
-            stale_dice=dice if play.dice_left else None,
-            moves=(*game.moves, entry),
-            last_play=last,
-            doublets=doublets,
-        )
-
-    # -- settings shortcuts -------------------------------------------------------------------
-
-    @property
-    def _variant(self) -> Variant:
-        return self.settings.variant if self.settings else "backgammon"
-
-    @property
-    def _policy(self) -> Policy:
-        return self.settings.policy if self.settings else "tournament"
-
-    @property
-    def _hints(self) -> bool:
-        return self.settings.hints if self.settings else True
-
-    def _match_state(self) -> MatchState:
-        """The engine's view of the match right now."""
-        settings = self.settings or MatchSettings()
-        game = self.game
-        return MatchState(
-            length=settings.length,
-            score=(self.score[0], self.score[1]),
-            crawford=settings.crawford,
-            is_crawford_game=game.crawford_game,
-            crawford_done=self.crawford_done,
-            cube_value=game.cube,
-            cube_owner=game.cube_owner,
-            offered_by=game.offered_by,
-            jacoby=settings.uses_jacoby,
-            beavers=settings.beavers,
-            game_number=max(game.number, 1),
-            game_over=game.phase in ("won", "game_over", "match_over"),
-        )
-
     def _name(self, player: int) -> str:
         if self.settings is None:
             return NAMES[player]
@@ -566,13 +335,13 @@ class Referee:
         )
 
     def _undo(self, to: int) -> None:
-        if not any(sequence == to for sequence, _ in self._checkpoints):
-            known = [sequence for sequence, _ in self._checkpoints]
+        if not any(sequence == to for sequence, _ in self.state.checkpoints):
+            known = [sequence for sequence, _ in self.state.checkpoints]
             raise RefereeInputError(
                 f"cannot undo to event {to}: it is not in the current game (events {known[:1]}"
                 f"..{known[-1:]})"
             )
-        state = dict(self._checkpoints)[to]
+        state = dict(self.state.checkpoints)[to]
         if state.phase in ("game_over", "match_over", "won"):
             raise RefereeInputError(f"cannot undo to event {to}: the game was already over there")
         self._emit("undo", {"to_sequence": to, "position_id": state.position.to_position_id()})
@@ -593,7 +362,7 @@ class Referee:
                 self._judge_board(self._last_board, dice_visible=True, done=True)
             elif game.phase in ("moving", "illegal"):
                 self._say("Nothing seen yet: show the board to the camera")
-        elif name == "double" and self._variant == "sheshbesh":
+        elif name == "double" and self.state.variant == "sheshbesh":
             self._say("Shesh Besh is played without the cube")
         elif name == "double":
             if game.phase == "cube_offered":
@@ -640,7 +409,7 @@ class Referee:
         """The event just before the last play of this game (its dice still on the board)."""
         target: int | None = None
         for (before, earlier), (_, later) in zip(
-            self._checkpoints, self._checkpoints[1:], strict=False
+            self.state.checkpoints, self.state.checkpoints[1:], strict=False
         ):
             if len(later.moves) > len(earlier.moves) and earlier.phase == "moving":
                 target = before
@@ -656,7 +425,7 @@ class Referee:
         self._seen_dice = observation.dice
         if not observation.dice:
             self._dice_seen_clear = True
-        if self._variant == "sheshbesh":
+        if self.state.variant == "sheshbesh":
             self._on_doublets_observation(observation, flat, cocked)
             return
         board_or_mismatch = read_board(observation, is_expected=self._is_expected)
@@ -805,7 +574,7 @@ class Referee:
                 "dice": list(dice),
                 "play": ", ".join(str(action) for action in turn.actions),
                 "position_id": doublets.to_position().to_position_id(),
-                "match_id": self._match_id(),
+                "match_id": self.state.gnubg_match_id(),
                 "result_id": turn.after.to_position().to_position_id(),
                 "from": [n for n in before if after[n][index] < before[n][index]],
                 "to": [n for n in before if after[n][index] > before[n][index]],
@@ -974,7 +743,7 @@ class Referee:
             "dice": list(game.dice),
             "play": notation,
             "position_id": before.to_position_id(),
-            "match_id": self._match_id(),
+            "match_id": self.state.gnubg_match_id(),
             "result_id": result.to_position_id(),
             "from": moved_from,
             "to": moved_to,
@@ -995,7 +764,7 @@ class Referee:
             self._record_play(turn.position, turn.results[board], None, dice_left=False)
             self._rolling(board, dice)
             return
-        if self._policy != "condone" or board != game.illegal.board:
+        if self.state.policy != "condone" or board != game.illegal.board:
             self._message = {
                 "kind": "illegal",
                 "text": f"The illegal play must be corrected before {self._name(1 - game.turn)} rolls",
@@ -1022,7 +791,7 @@ class Referee:
         self._say(f"{self._name(1 - result.turn)} accepts the play as it stands")
 
     def _condone_then(self, action: Callable[[], None]) -> None:
-        if self._policy != "condone":
+        if self.state.policy != "condone":
             self._say("The illegal play must be corrected first")
             return
         self._condone()
@@ -1073,7 +842,7 @@ class Referee:
     def _double(self, player: int) -> None:
         game = self.game
         verdict = judge_double(
-            self._match_state(),
+            self.state.match_state(),
             player,
             player_on_roll=game.turn,
             has_rolled=game.phase != "rolling",
@@ -1089,20 +858,20 @@ class Referee:
         self._say(text)
 
     def _take(self, player: int) -> None:
-        if self._refused(player, "take", judge_take(self._match_state(), player)):
+        if self._refused(player, "take", judge_take(self.state.match_state(), player)):
             return
         self._emit("cube_taken", {"player": player, "cube": self.game.offered_cube})
         self._say(f"{self._name(player)} takes")
         self._message = None
 
     def _pass(self, player: int) -> None:
-        if self._refused(player, "pass", judge_pass(self._match_state(), player)):
+        if self._refused(player, "pass", judge_pass(self.state.match_state(), player)):
             return
         self._emit("cube_passed", {"player": player, "cube": self.game.cube})
         self._say(f"{self._name(player)} passes")
 
     def _beaver(self, player: int) -> None:
-        if self._refused(player, "beaver", judge_beaver(self._match_state(), player)):
+        if self._refused(player, "beaver", judge_beaver(self.state.match_state(), player)):
             return
         value = self.game.offered_cube * 2
         self._emit("cube_beavered", {"player": player, "cube": value})
@@ -1144,7 +913,7 @@ class Referee:
     def _finished(self) -> tuple[int, int, str] | None:
         doublets = self.game.doublets
         if doublets is None:
-            return finished_game(self.game.position, self._match_state())
+            return finished_game(self.game.position, self.state.match_state())
         result = doublets.result
         if result is None:
             return None
@@ -1152,12 +921,12 @@ class Referee:
 
     def _start_game(self, number: int) -> None:
         crawford = False
-        if self.games:
-            last = self.games[-1]
+        if self.state.games:
+            last = self.state.games[-1]
             before = list(self.score)
-            before[last["winner"]] -= last["points"]
-            state = replace(self._match_state(), score=(before[0], before[1]), game_over=False)
-            crawford = next_game_is_crawford(state, last["winner"], last["points"])
+            before[last.winner] -= last.points
+            state = replace(self.state.match_state(), score=(before[0], before[1]), game_over=False)
+            crawford = next_game_is_crawford(state, last.winner, last.points)
         self._emit(
             "game_started", {"game": number, "score": list(self.score), "crawford_game": crawford}
         )
@@ -1185,13 +954,6 @@ class Referee:
             "locations": [],
         }
 
-    def _match_id(self) -> str:
-        game = self.game
-        if game.resign is None:
-            return match_id_of(self._match_state(), game.turn, game.dice)
-        resigner, level = game.resign
-        return match_id_of(self._match_state(), game.turn, game.dice, level, resigner)
-
     # -- lights and the panel -----------------------------------------------------------------
 
     def _say(self, text: str) -> None:
@@ -1209,8 +971,8 @@ class Referee:
 
     def _scene(self) -> Scene:
         game = self.game
-        if game.phase in ("game_over", "match_over") and self.games:
-            return game_over_scene(self.games[-1]["winner"])
+        if game.phase in ("game_over", "match_over") and self.state.games:
+            return game_over_scene(self.state.games[-1].winner)
         if game.restore_to is not None and self._last_board is not None:
             target = game.restore_to.counts()
             seen = self._last_board.counts()
@@ -1227,7 +989,7 @@ class Referee:
             return cube_offer_scene(game.offered_by)
         if game.phase not in ("rolling", "moving"):
             return DARK
-        if game.phase == "moving" and self._hints and game.dice is not None:
+        if game.phase == "moving" and self.state.hints and game.dice is not None:
             if game.doublets is not None:
                 actions = game.doublets.play(Dice(*game.dice)).actions
                 sources = [
@@ -1269,33 +1031,33 @@ class Referee:
                 "crawford_game": game.crawford_game,
                 "post_crawford": bool(self.crawford_done and not game.crawford_game),
                 "game": game.number,
-                "variant": self._variant,
-                "policy": self._policy,
-                "hints": self._hints,
+                "variant": self.state.variant,
+                "policy": self.state.policy,
+                "hints": self.state.hints,
                 "winner": as_player_or_none(self.winner),
             },
             "cube": {
                 "value": game.cube,
                 "owner": as_player_or_none(game.cube_owner),
                 "offered_by": as_player_or_none(game.offered_by),
-                "dead": bool(settings and cube_is_dead(self._match_state())),
+                "dead": bool(settings and cube_is_dead(self.state.match_state())),
             },
             "turn": as_player(game.turn) if game.phase not in ("idle", "roll_off") else None,
             "dice": list(game.dice) if game.dice else None,
             "pips": [game.position.pip_count(0), game.position.pip_count(1)],
             "position": {name: [w, b] for name, (w, b) in board.counts().items()},
             "position_id": game.position.to_position_id(),
-            "match_id": self._match_id() if settings else "",
+            "match_id": self.state.gnubg_match_id() if settings else "",
             "last_play": game.last_play,
             "moves": list(game.moves),
             "games": [
                 {
-                    "game": g["game"],
-                    "winner": g["winner"],
-                    "points": g["points"],
-                    "score": g["score"],
+                    "game": g.game,
+                    "winner": g.winner,
+                    "points": g.points,
+                    "score": list(g.score),
                 }
-                for g in self.games
+                for g in self.state.games
             ],
             "message": message,
             "lights": {name: light.value for name, light in self._lights.lit().items()},
@@ -1304,57 +1066,13 @@ class Referee:
         if self.timer is not None:
             clock = clock_view(self.timer, float(self.clock()))
             lost = (
-                self.games[-1]["winner"]
-                if self.games and self.games[-1]["kind"] == "time"
+                self.state.games[-1].winner
+                if self.state.games and self.state.games[-1].kind == "time"
                 else None
             )
-            clock["lost_on_time"] = None if lost is None else 1 - lost
+            clock["lost_on_time"] = None if lost is None else as_player(1 - lost)
             snapshot["clock"] = clock
         return snapshot
-
-
-def _fold_restored(game: GameState, restored: BoardRestored) -> GameState:
-    """The board is as it should be again: what that puts right depends on what was wrong."""
-    if game.restore_to is not None and game.phase == "illegal":
-        return replace(game, mismatch=None, restore_to=None, phase="moving", illegal=None)
-    if game.restore_to is not None:
-        return replace(game, mismatch=None, restore_to=None)
-    if game.phase == "illegal" and restored.position_id == game.position.to_position_id():
-        return replace(game, mismatch=None, phase="moving", illegal=None)
-    return replace(game, mismatch=None)
-
-
-def _fold_cube(
-    game: GameState, cube: CubeOffered | CubeTaken | CubeBeavered | CubePassed
-) -> GameState:
-    """A cube action, and its line in the game's moves."""
-    if isinstance(cube, CubeOffered):
-        game = replace(
-            game,
-            phase="cube_offered",
-            offered_by=cube.player,
-            offered_cube=cube.cube,
-            refused=None,
-        )
-    elif isinstance(cube, CubePassed):
-        doubler = 1 - cube.player
-        game = replace(game, phase="won", won=(doubler, cube.cube, "pass"), offered_by=None)
-    else:
-        game = replace(
-            game,
-            phase="rolling",
-            cube=cube.cube,
-            cube_owner=cube.player,
-            offered_by=None,
-            offered_cube=0,
-        )
-    action: CubeMove = {
-        "game": game.number,
-        "player": cube.player,
-        "action": cube.action,
-        "cube": cube.cube,
-    }
-    return replace(game, moves=(*game.moves, action))
 
 
 def _dice_of(observation: Observation) -> tuple[tuple[int, int] | None, bool]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from referee_testkit import match_inputs, match_paths, of_type, run
 from controller.record.matfile import MatchFile, read_mat
 from controller.record.rules_replay import replay_records
 from controller.referee import Referee
+from controller.referee.fold import RefereeState, fold
 from controller.rules import Dice, Play, Position
 from web.state import check_state
 
@@ -72,11 +74,21 @@ def test_every_snapshot_fits_the_panel_and_the_fold_equals_the_live_state() -> N
         live = referee.snapshot()
         check_state(live)
         if index % 7 == 0:
-            rebuilt = Referee.from_events(events, clock=lambda: 0.0).snapshot()
+            resumed = Referee.from_events(events, clock=_no_clock)
+            assert resumed.state == referee.state, f"state after input {index} differs when folded"
+            rebuilt = resumed.snapshot()
             for transient in ("message", "lights"):
                 live.pop(transient)
                 rebuilt.pop(transient)
             assert rebuilt == live, f"state after input {index} differs when rebuilt from the log"
+    # The fold alone, without a referee, gives the state living the match gave.
+    assert functools.reduce(fold, events, RefereeState()) == referee.state
+    assert referee.state.winner is not None and len(referee.state.games) == len(match.games)
+
+
+def _no_clock() -> float:
+    """Folding reads the events' recorded times, never the clock (a match without a clock)."""
+    raise AssertionError("the fold read the clock")
 
 
 def test_play_events_carry_gnubg_ids_before_the_play() -> None:

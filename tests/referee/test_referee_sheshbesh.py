@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 from referee_testkit import observe, of_type, run
 
 from controller.referee import Input, MatchSettings, NewMatch, ObservationSeen, Referee, ShowLights
+from controller.referee.fold import RefereeState, fold
 from controller.referee.referee import doublets_counts
 from controller.rules import Dice, Position
 from controller.rules.sheshbesh import SheshBeshGame
@@ -98,3 +100,35 @@ def test_the_lights_show_the_one_outcome_of_the_roll() -> None:
     scene = next(e for e in effects if isinstance(e, ShowLights)).scene
     assert {name for name, light in scene.lit().items() if light.value == "legal"} == {"p6", "p1"}
     assert referee.snapshot()["dice"] == [6, 1]
+
+
+def test_folding_the_log_gives_the_state_living_the_game_gave() -> None:
+    """After every input of a whole game, a wrong lay-down and its correction included."""
+    inputs, _, _ = whole_game(2)
+    game = SheshBeshGame.initial(0)
+    wrong = doublets_counts(game)
+    wrong["p5"] = (wrong["p5"][0] + 1, 0)
+    wrong["p1"] = (wrong["p1"][0] + 1, 0)
+    staged: list[Input] = [
+        counts_seen(game),
+        counts_seen(game, dice=(5, 2)),
+        counts_seen(game),
+        counts_seen(game, dice=(6, 1)),
+        ObservationSeen(observe(Position.initial(), counts=wrong, cube=None)),
+        counts_seen(game.play(Dice(6, 1)).after),
+    ]
+    for script in (inputs, staged):
+        referee = Referee(clock=lambda: 0.0)
+        events = []
+        for item in [NewMatch(SETTINGS), *script]:
+            events.extend(run(referee, [item]))
+            assert functools.reduce(fold, events, RefereeState()) == referee.state
+        rebuilt, live = (
+            Referee.from_events(events, clock=lambda: 0.0).snapshot(),
+            referee.snapshot(),
+        )
+        for transient in ("message", "lights"):  # what was seen, not recorded
+            rebuilt.pop(transient)
+            live.pop(transient)
+        assert rebuilt == live
+    assert [e.type for e in events][-2:] == ["illegal_play", "play"]
