@@ -50,26 +50,19 @@ from typing import Any
 from controller.events import Event
 from controller.lights.scene import (
     DARK,
-    Light,
     Scene,
-    cube_offer_scene,
-    game_over_scene,
-    illegal_scene,
-    legal_scene,
     mover_location,
-    turn_scene,
 )
+from controller.referee import views
 from controller.referee.clock import (
     ClockState,
     PauseClock,
-    clock_view,
 )
 from controller.referee.errors import RefereeInputError, ReplayError
 from controller.referee.fold import RefereeState, fold
 from controller.referee.judge import (
     Verdict,
     change_notation,
-    cube_is_dead,
     explain_illegal_play,
     finished_game,
     judge_beaver,
@@ -99,7 +92,6 @@ from controller.referee.turn import TurnPlays, board_of
 from controller.rules.position import Dice, Position
 from controller.rules.sheshbesh import SheshBeshAction, SheshBeshGame
 from sheshbesh.locations import LOCATIONS
-from sheshbesh.match import as_player, as_player_or_none
 from sheshbesh.observation import CubeReading, DieReading, Observation
 from sheshbesh.snapshot import Message, MessageKind, PanelSnapshot
 
@@ -289,7 +281,7 @@ class Referee:
             self._emit_game_won(winner, max(1, length - self.score[winner]), "time")
             text += f": {self._name(winner)} wins the match on time"
         self._say(text)
-        self._message = {"kind": "info", "text": text, "locations": []}
+        self._message = views.message("info", text)
 
     def _pause_clock(self, paused: bool, by: str, *, strict: bool) -> None:
         """Pause or resume the clock; ``strict`` (the panel) refuses what makes no sense."""
@@ -382,11 +374,9 @@ class Referee:
             else:
                 self._pass(1 - game.offered_by)
         elif pressed == "resign":
-            self._message = {
-                "kind": "info",
-                "text": "Hold resign to resign a single game, or choose on the panel",
-                "locations": [],
-            }
+            self._message = views.message(
+                "info", "Hold resign to resign a single game, or choose on the panel"
+            )
         elif name == "resign":
             if game.phase in ("rolling", "moving"):
                 self._offer_resignation(game.turn, 1)
@@ -439,11 +429,9 @@ class Referee:
                         "locations": list(board_or_mismatch.locations),
                     },
                 )
-            self._message = {
-                "kind": "mismatch",
-                "text": board_or_mismatch.reason,
-                "locations": list(board_or_mismatch.locations),
-            }
+            self._message = views.message(
+                "mismatch", board_or_mismatch.reason, board_or_mismatch.locations
+            )
             return
         board = board_or_mismatch
         self._last_board = board
@@ -454,13 +442,13 @@ class Referee:
         if game.restore_to is not None:
             if board == game.restore_to:
                 self._emit("board_restored", {"position_id": game.position.to_position_id()})
-                self._message = {"kind": "info", "text": "Board restored", "locations": []}
+                self._message = views.message("info", "Board restored")
             else:
-                self._message = {
-                    "kind": "illegal",
-                    "text": "Put the board back as it was: the lights show where",
-                    "locations": board.differs_at(game.restore_to),
-                }
+                self._message = views.message(
+                    "illegal",
+                    "Put the board back as it was: the lights show where",
+                    board.differs_at(game.restore_to),
+                )
                 return
         if cocked:
             self._tell("info", "A die is cocked: roll again")
@@ -503,23 +491,23 @@ class Referee:
             return
         if game.restore_to is not None or (game.mismatch is not None and seen == current):
             if seen != current:
-                self._message = {
-                    "kind": "illegal",
-                    "text": "Put the board back as it was: the lights show where",
-                    "locations": _differing(seen, current),
-                }
+                self._message = views.message(
+                    "illegal",
+                    "Put the board back as it was: the lights show where",
+                    _differing(seen, current),
+                )
                 return
             self._emit("board_restored", {"position_id": game.position.to_position_id()})
             game = self.game
         if game.phase in ("roll_off", "rolling"):
             if seen != current:
-                self._message = {
-                    "kind": "mismatch",
-                    "text": "Set up the board as the lights show"
+                self._message = views.message(
+                    "mismatch",
+                    "Set up the board as the lights show"
                     if game.phase == "roll_off"
                     else f"{self._name(game.turn)} has not rolled yet: put the checkers back",
-                    "locations": _differing(seen, current),
-                }
+                    _differing(seen, current),
+                )
                 return
             self._message = None
             if game.phase == "roll_off":
@@ -554,14 +542,14 @@ class Referee:
                     "counts": {name: list(pair) for name, pair in seen.items()},
                 },
             )
-            self._message = {"kind": "illegal", "text": reason, "locations": locations}
+            self._message = views.message("illegal", reason, locations)
             self._say(reason)
         elif not finished:
-            self._message = {
-                "kind": "illegal",
-                "text": "That is not what the roll does: the lights show the way",
-                "locations": _differing(seen, expected),
-            }
+            self._message = views.message(
+                "illegal",
+                "That is not what the roll does: the lights show the way",
+                _differing(seen, expected),
+            )
 
     def _record_doublets_play(self, doublets: SheshBeshGame, dice: tuple[int, int]) -> None:
         turn = doublets.play(Dice(*dice))
@@ -610,18 +598,16 @@ class Referee:
     def _roll_off(self, board: Board, observation: Observation) -> None:
         start = board_of(Position.initial())
         if board != start:
-            self._message = {
-                "kind": "info",
-                "text": "Set up the board for a new game",
-                "locations": board.differs_at(start),
-            }
+            self._message = views.message(
+                "info", "Set up the board for a new game", board.differs_at(start)
+            )
             return
         self._roll_off_dice(observation)
 
     def _roll_off_dice(self, observation: Observation) -> None:
         flat, _ = _dice_of(observation)
         if flat is None or not self._is_new_roll(flat):
-            self._message = {"kind": "info", "text": "Opening roll: one die each", "locations": []}
+            self._message = views.message("info", "Opening roll: one die each")
             return
         halves = {die.half for die in observation.dice}
         if halves == {"left", "right"}:
@@ -643,11 +629,11 @@ class Referee:
     def _rolling(self, board: Board, flat: tuple[int, int] | None) -> None:
         game = self.game
         if board != board_of(game.position):
-            self._message = {
-                "kind": "mismatch",
-                "text": f"{self._name(game.turn)} has not rolled yet: put the checkers back",
-                "locations": board.differs_at(board_of(game.position)),
-            }
+            self._message = views.message(
+                "mismatch",
+                f"{self._name(game.turn)} has not rolled yet: put the checkers back",
+                board.differs_at(board_of(game.position)),
+            )
             return
         self._message = None
         if flat is None or not self._is_new_roll(flat) or not self._in_own_half(game.turn):
@@ -689,11 +675,11 @@ class Referee:
             if board == turn.start or hint is not None or board in turn.results:
                 self._message = None
             else:
-                self._message = {
-                    "kind": "illegal",
-                    "text": f"That is not a way to play {game.dice[0]}-{game.dice[1]}",
-                    "locations": board.differs_at(turn.start),
-                }
+                self._message = views.message(
+                    "illegal",
+                    f"That is not a way to play {game.dice[0]}-{game.dice[1]}",
+                    board.differs_at(turn.start),
+                )
             return
         if board == turn.start:
             if not turn.can_move:
@@ -720,7 +706,7 @@ class Referee:
                 "dice_left": dice_visible,
             },
         )
-        self._message = {"kind": "illegal", "text": explanation, "locations": points}
+        self._message = views.message("illegal", explanation, points)
         self._say(explanation)
 
     def _record_play(
@@ -765,11 +751,11 @@ class Referee:
             self._rolling(board, dice)
             return
         if self.state.policy != "condone" or board != game.illegal.board:
-            self._message = {
-                "kind": "illegal",
-                "text": f"The illegal play must be corrected before {self._name(1 - game.turn)} rolls",
-                "locations": list(game.illegal.locations),
-            }
+            self._message = views.message(
+                "illegal",
+                f"The illegal play must be corrected before {self._name(1 - game.turn)} rolls",
+                game.illegal.locations,
+            )
             return
         self._condone()
         self._rolling(board, dice)
@@ -836,7 +822,7 @@ class Referee:
         if self.game.refused != (player, action):
             self._emit("cube_refused", {"player": player, "action": action, "reason": reason})
             self._say(reason)
-        self._message = {"kind": "cube", "text": reason, "locations": []}
+        self._message = views.message("cube", reason)
         return True
 
     def _double(self, player: int) -> None:
@@ -854,7 +840,7 @@ class Referee:
         text = f"{self._name(player)} doubles to {value}"
         if verdict.warning:
             text += f" ({verdict.warning})"
-        self._message = {"kind": "cube", "text": text, "locations": []}
+        self._message = views.message("cube", text)
         self._say(text)
 
     def _take(self, player: int) -> None:
@@ -948,11 +934,9 @@ class Referee:
     def _score_game(self, winner: int, points: int, kind: str) -> None:
         self._emit_game_won(winner, points, kind)
         self._say(f"{self._name(winner)} wins {points} point{'s' if points != 1 else ''}")
-        self._message = {
-            "kind": "info",
-            "text": f"{self._name(winner)} wins {points} point{'s' if points != 1 else ''} ({kind})",
-            "locations": [],
-        }
+        self._message = views.message(
+            "info", f"{self._name(winner)} wins {points} point{'s' if points != 1 else ''} ({kind})"
+        )
 
     # -- lights and the panel -----------------------------------------------------------------
 
@@ -961,118 +945,22 @@ class Referee:
 
     def _tell(self, kind: MessageKind, text: str, locations: Iterable[str] = ()) -> None:
         """Show a message; say it aloud only when it is new (the camera repeats itself)."""
-        message: Message = {"kind": kind, "text": text, "locations": list(locations)}
+        message = views.message(kind, text, locations)
         if message != self._message:
             self._say(text)
         self._message = message
 
     def _refresh_lights(self) -> None:
-        self._lights = self._scene()
+        self._lights = self.scene()
 
-    def _scene(self) -> Scene:
-        game = self.game
-        if game.phase in ("game_over", "match_over") and self.state.games:
-            return game_over_scene(self.state.games[-1].winner)
-        if game.restore_to is not None and self._last_board is not None:
-            target = game.restore_to.counts()
-            seen = self._last_board.counts()
-            lights = {
-                name: Light.ILLEGAL if sum(seen[name]) > sum(target[name]) else Light.SOURCE
-                for name in self._last_board.differs_at(game.restore_to)
-            }
-            return Scene(lights, {"illegal"})
-        if self._message and self._message["kind"] in ("illegal", "mismatch"):
-            return illegal_scene(self._message["locations"])
-        if game.illegal is not None:
-            return illegal_scene(game.illegal.locations)
-        if game.phase == "cube_offered" and game.offered_by is not None:
-            return cube_offer_scene(game.offered_by)
-        if game.phase not in ("rolling", "moving"):
-            return DARK
-        if game.phase == "moving" and self.state.hints and game.dice is not None:
-            if game.doublets is not None:
-                actions = game.doublets.play(Dice(*game.dice)).actions
-                sources = [
-                    mover_location(a.point, game.turn) for a in actions if a.kind != "wasted"
-                ]
-                destinations = [
-                    mover_location(0 if a.kind == "bear off" else a.point, game.turn)
-                    for a in actions
-                    if a.kind != "wasted"
-                ]
-                return legal_scene(sources, destinations, game.turn)
-            board = self._last_board or board_of(game.position)
-            hint = self._turn().hint(board)
-            if hint is not None:
-                return legal_scene(hint.sources, hint.destinations, game.turn)
-        return turn_scene(game.turn)
+    def scene(self) -> Scene:
+        """The lights the board should show now (:func:`.views.scene`)."""
+        return views.scene(self.state, self._message, self._last_board, self._turn)
 
     def snapshot(self) -> PanelSnapshot:
-        """The panel's whole picture, as plain JSON values (:class:`PanelSnapshot`)."""
-        settings = self.settings
-        game = self.game
-        board = board_of(game.position)
-        length = settings.length if settings else 0
-        message = self._message
-        if message is None and game.illegal is not None:
-            message = {
-                "kind": "illegal",
-                "text": game.illegal.reason,
-                "locations": list(game.illegal.locations),
-            }
-        if message is None and game.mismatch is not None:
-            message = {"kind": "mismatch", "text": game.mismatch, "locations": []}
-        snapshot: PanelSnapshot = {
-            "match": {
-                "id": self.match_id,
-                "players": list(settings.players) if settings else ["White", "Black"],
-                "length": length,
-                "score": list(self.score),
-                "crawford_game": game.crawford_game,
-                "post_crawford": bool(self.crawford_done and not game.crawford_game),
-                "game": game.number,
-                "variant": self.state.variant,
-                "policy": self.state.policy,
-                "hints": self.state.hints,
-                "winner": as_player_or_none(self.winner),
-            },
-            "cube": {
-                "value": game.cube,
-                "owner": as_player_or_none(game.cube_owner),
-                "offered_by": as_player_or_none(game.offered_by),
-                "dead": bool(settings and cube_is_dead(self.state.match_state())),
-            },
-            "turn": as_player(game.turn) if game.phase not in ("idle", "roll_off") else None,
-            "dice": list(game.dice) if game.dice else None,
-            "pips": [game.position.pip_count(0), game.position.pip_count(1)],
-            "position": {name: [w, b] for name, (w, b) in board.counts().items()},
-            "position_id": game.position.to_position_id(),
-            "match_id": self.state.gnubg_match_id() if settings else "",
-            "last_play": game.last_play,
-            "moves": list(game.moves),
-            "games": [
-                {
-                    "game": g.game,
-                    "winner": g.winner,
-                    "points": g.points,
-                    "score": list(g.score),
-                }
-                for g in self.state.games
-            ],
-            "message": message,
-            "lights": {name: light.value for name, light in self._lights.lit().items()},
-            "status": {"phase": game.phase},
-        }
-        if self.timer is not None:
-            clock = clock_view(self.timer, float(self.clock()))
-            lost = (
-                self.state.games[-1].winner
-                if self.state.games and self.state.games[-1].kind == "time"
-                else None
-            )
-            clock["lost_on_time"] = None if lost is None else as_player(1 - lost)
-            snapshot["clock"] = clock
-        return snapshot
+        """The panel's whole picture, as plain JSON values (:func:`.views.snapshot`)."""
+        now = float(self.clock()) if self.state.timer is not None else None
+        return views.snapshot(self.state, self._message, self._lights, now)
 
 
 def _dice_of(observation: Observation) -> tuple[tuple[int, int] | None, bool]:
