@@ -57,11 +57,14 @@ LEAF_ROOMS = {
 REFEREE_MAY_IMPORT = {"controller.rules", "controller.events", "controller.lights"}
 
 #: The simulation: never loaded by the live table. ``controller.sim`` is the package; the renderer,
-#: the match-file walkers and the photoreal set are simulation too, though they live elsewhere.
+#: the match-file modules of ``controller.record`` (all but the SQLite store: the text format, the
+#: export, the walk and the rules replay) and the photoreal set are simulation too, though they live
+#: elsewhere.
 SIMULATION = (
     "controller.record.export",
     "controller.record.matfile",
     "controller.record.rules_replay",
+    "controller.record.walk",
     "controller.sim",
     "synth",
     "vision.dice_devset",

@@ -4,7 +4,9 @@
   referee is rebuilt from; everything else is a view of it.
 - :mod:`controller.record.matfile`: the ``.mat`` text format, read and written.
 - :mod:`controller.record.export`: a recorded match written as a ``.mat`` file.
-- :mod:`controller.record.rules_replay`: a match file walked through the rules engine.
+- :mod:`controller.record.walk`: one walk over a match file that calls a visitor's methods; the
+  rules replay (:mod:`controller.record.rules_replay`), the referee's inputs for ``sheshbesh
+  replay`` and the demo director's shots (both in ``controller.sim``) are its visitors.
 
 Nothing is imported here: ``sheshbesh run`` loads the store alone, never the match-file modules.
 """

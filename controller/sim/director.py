@@ -4,7 +4,8 @@ The demo and the end-to-end tests replay a ``.mat`` match as physical events: pl
 dice are rolled and come to rest, checkers move one at a time, dice are picked up, the cube is turned,
 pushed to the middle and pulled to the taker's side. Each :class:`Shot` is a still table (what lies on
 the board) held for some seconds, with or without a hand over it. The renderer draws shots as frames;
-vision and the referee never see the match file, only the frames.
+vision and the referee never see the match file, only the frames. The director is one visitor of the
+one walk over a match file (:func:`controller.record.walk.walk`), which keeps the board.
 
 Conventions shared with the referee: White (player 0) sits at the bottom and rolls into the right half
 of the board, Black into the left half; in the opening roll-off each player's die lies in their own half.
@@ -19,7 +20,8 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from controller.record.matfile import Action, GameRecord, MatchFile
-from controller.rules import Dice, Play, Position, game_result
+from controller.record.walk import Ending, Entry, MatchVisitor, Move, walk
+from controller.rules import Play, Position
 from sheshbesh.errors import SheshbeshError
 
 Half = Literal["left", "right"]
@@ -76,9 +78,7 @@ class Timing:
 
 def direct_match(match: MatchFile, timing: Timing | None = None) -> Iterator[Shot]:
     """Yield the shots that act out every game of ``match``; raises :class:`DirectorError`."""
-    pace = timing or Timing()
-    for game in match.games:
-        yield from _direct_game(game, match.players, pace)
+    return walk(match, _Director(match.players, timing or Timing()))
 
 
 def check_match(match: MatchFile) -> int:
@@ -105,94 +105,113 @@ def _cube_face(value: int) -> int:
     return 64 if value == 1 else value
 
 
-def _direct_game(game: GameRecord, players: tuple[str, str], pace: Timing) -> Iterator[Shot]:
-    number = game.number
-    plays = [a for a in game.actions if a.kind == "play"]
-    first = plays[0].player if plays else 0
-    position = Position.initial(turn=first)
-    table = Table.from_position(position)
-    yield Shot(table, pace.hand, True, f"game {number}: setting up", number)
-    yield Shot(table, pace.setup, False, f"game {number}: {players[0]} v {players[1]}", number)
-    cube = 1
-    offered_by: int | None = None
-    opening = True
-    for action in game.actions:
-        who = players[action.player]
-        if action.kind == "play":
-            assert action.dice is not None
-            dice = Dice.coerce(action.dice)
-            if opening:
-                high, low = max(action.dice), min(action.dice)
-                rolled = [(0, HALVES[0]), (0, HALVES[1])]
-                rolled[action.player] = (high, HALVES[action.player])
-                rolled[1 - action.player] = (low, HALVES[1 - action.player])
-                opening = False
-                caption = f"game {number}: roll-off {rolled[0][0]}-{rolled[1][0]}, {who} starts"
-                dice_on_table = (rolled[0], rolled[1])
-            else:
-                half = HALVES[action.player]
-                dice_on_table = ((action.dice[0], half), (action.dice[1], half))
-                caption = f"game {number}: {who} rolls {action.dice[0]}{action.dice[1]}"
-            if position.turn != action.player:
-                position = position.swap()
-            table = replace(table.with_position(position), dice=dice_on_table)
-            yield Shot(replace(table, dice=()), pace.hand, True, caption, number)
-            yield Shot(table, pace.still, False, caption, number)
-            try:
-                play = Play.from_notation(action.play, position, dice)
-            except ValueError as error:
-                raise DirectorError(
-                    f"{_where(number, action)}: {who}'s {_entry(action)} is no legal play ({error})"
-                ) from error
-            for count in range(1, len(play.steps) + 1):
-                moved = position.apply(Play(play.steps[:count]))
-                table = table.with_position(moved)
-                step_caption = f"game {number}: {who} plays {play}"
-                yield Shot(table, pace.hand, True, step_caption, number)
-                yield Shot(table, pace.still, False, step_caption, number)
-            position = position.apply(play)
-            table = replace(table, dice=())
-            yield Shot(table, pace.hand, True, f"game {number}: {who} picks up the dice", number)
-            yield Shot(table, pace.still, False, f"game {number}: {who} picks up the dice", number)
-            position = position.swap()
-        elif action.kind in ("double", "beaver"):
-            if action.kind == "double":
-                offered_by = action.player
-                cube = action.cube or cube * 2
-                table = replace(table, cube_value=_cube_face(cube), cube_place="middle")
-                caption = f"game {number}: {who} doubles to {cube}"
-            else:
-                cube = action.cube or cube * 2
-                offered_by = None
-                place = SIDE_NAMES[action.player]
-                table = replace(table, cube_value=_cube_face(cube), cube_place=place)
-                caption = f"game {number}: {who} beavers to {cube}"
-            yield Shot(table, pace.hand, True, caption, number)
-            yield Shot(table, pace.still, False, caption, number)
-        elif action.kind == "take":
-            offered_by = None
-            table = replace(table, cube_place=SIDE_NAMES[action.player])
-            caption = f"game {number}: {who} takes"
-            yield Shot(table, pace.hand, True, caption, number)
-            yield Shot(table, pace.still, False, caption, number)
-        elif action.kind == "pass":
-            doubler = 1 - action.player if offered_by is None else offered_by
-            table = replace(table, cube_place=SIDE_NAMES[doubler])
-            caption = f"game {number}: {who} passes"
-            yield Shot(table, pace.hand, True, caption, number)
-            yield Shot(table, pace.still, False, caption, number)
+class _Director(MatchVisitor[Shot]):
+    """A visitor of :func:`controller.record.walk.walk`: each entry as the shots of a still table.
+
+    It keeps what lies on the table (the checkers as the walk's board has them, the dice, the cube)
+    and refuses, with a :class:`DirectorError`, a play the rules do not allow.
+    """
+
+    def __init__(self, players: tuple[str, str], pace: Timing) -> None:
+        self.players = players
+        self.pace = pace
+        self.table = Table.from_position(Position.initial())
+        self.cube = 1
+        self.offered_by: int | None = None
+
+    def two(self, caption: str, number: int, *, hand_table: Table | None = None) -> Iterator[Shot]:
+        """A hand over the board, then the table still: how every moment is shown."""
+        pace = self.pace
+        yield Shot(hand_table or self.table, pace.hand, True, caption, number)
+        yield Shot(self.table, pace.still, False, caption, number)
+
+    def begin_game(self, game: GameRecord) -> Iterator[Shot]:
+        number, players = game.number, self.players
+        plays = [a for a in game.actions if a.kind == "play"]
+        first = plays[0].player if plays else 0
+        self.table = Table.from_position(Position.initial(turn=first))
+        self.cube = 1
+        self.offered_by = None
+        yield Shot(self.table, self.pace.hand, True, f"game {number}: setting up", number)
+        yield Shot(
+            self.table,
+            self.pace.setup,
+            False,
+            f"game {number}: {players[0]} v {players[1]}",
+            number,
+        )
+
+    def visit_play(self, entry: Entry, move: Move) -> Iterator[Shot]:
+        action, number = entry.action, entry.game.number
+        who = self.players[action.player]
+        assert action.dice is not None
+        if entry.opening:
+            high, low = max(action.dice), min(action.dice)
+            rolled = [(0, HALVES[0]), (0, HALVES[1])]
+            rolled[action.player] = (high, HALVES[action.player])
+            rolled[1 - action.player] = (low, HALVES[1 - action.player])
+            caption = f"game {number}: roll-off {rolled[0][0]}-{rolled[1][0]}, {who} starts"
+            dice_on_table = (rolled[0], rolled[1])
         else:
+            half = HALVES[action.player]
+            dice_on_table = ((action.dice[0], half), (action.dice[1], half))
+            caption = f"game {number}: {who} rolls {action.dice[0]}{action.dice[1]}"
+        position = move.before
+        self.table = replace(self.table.with_position(position), dice=dice_on_table)
+        yield from self.two(caption, number, hand_table=replace(self.table, dice=()))
+        if move.illegal is not None:
             raise DirectorError(
-                f"{_where(number, action)}: a {action.kind!r} cannot be acted out on the board"
-            )
-    ended = bool(game.actions) and game.actions[-1].kind == "pass"
-    if game.winner is not None and not ended and game_result(position) is None:
+                f"{_where(number, action)}: {who}'s {_entry(action)} is no legal play "
+                f"({move.illegal})"
+            ) from move.illegal
+        assert move.play is not None
+        play = move.play
+        for count in range(1, len(play.steps) + 1):
+            moved = position.apply(Play(play.steps[:count]))
+            self.table = self.table.with_position(moved)
+            yield from self.two(f"game {number}: {who} plays {play}", number)
+        self.table = replace(self.table, dice=())
+        yield from self.two(f"game {number}: {who} picks up the dice", number)
+
+    def visit_cube(self, entry: Entry) -> Iterator[Shot]:
+        action, number = entry.action, entry.game.number
+        who = self.players[action.player]
+        if action.kind == "double":
+            self.offered_by = action.player
+            self.cube = action.cube or self.cube * 2
+            self.table = replace(self.table, cube_value=_cube_face(self.cube), cube_place="middle")
+            caption = f"game {number}: {who} doubles to {self.cube}"
+        elif action.kind == "beaver":
+            self.cube = action.cube or self.cube * 2
+            self.offered_by = None
+            place = SIDE_NAMES[action.player]
+            self.table = replace(self.table, cube_value=_cube_face(self.cube), cube_place=place)
+            caption = f"game {number}: {who} beavers to {self.cube}"
+        elif action.kind == "take":
+            self.offered_by = None
+            self.table = replace(self.table, cube_place=SIDE_NAMES[action.player])
+            caption = f"game {number}: {who} takes"
+        else:  # a pass: the cube goes back to the doubler
+            doubler = 1 - action.player if self.offered_by is None else self.offered_by
+            self.table = replace(self.table, cube_place=SIDE_NAMES[doubler])
+            caption = f"game {number}: {who} passes"
+        yield from self.two(caption, number)
+
+    def visit_resign(self, entry: Entry) -> Iterator[Shot]:
+        raise DirectorError(
+            f"{_where(entry.game.number, entry.action)}: a {entry.action.kind!r} cannot be acted "
+            "out on the board"
+        )
+
+    def visit_resignation(self, ending: Ending) -> Iterator[Shot]:
         # The format has no word for a resignation: the game just ends with "Wins N points".
+        game = ending.game
+        assert game.winner is not None
         loser = 1 - game.winner
-        level = max(1, min(3, game.points // cube))
+        level = max(1, min(3, game.points // self.cube))
         words = ("", "a single game", "a gammon", "a backgammon")[level]
-        caption = f"game {number}: {players[loser]} resigns {words}"
-        yield Shot(table, pace.still, False, caption, number, resign=(loser, level))
+        caption = f"game {game.number}: {self.players[loser]} resigns {words}"
+        yield Shot(self.table, self.pace.still, False, caption, game.number, resign=(loser, level))
 
 
 def final_positions(match: MatchFile) -> list[Position]:
@@ -200,7 +219,7 @@ def final_positions(match: MatchFile) -> list[Position]:
     finals: list[Position] = []
     for game in match.games:
         table: Table | None = None
-        for shot in _direct_game(game, match.players, Timing()):
+        for shot in direct_match(MatchFile(match.length, match.players, (game,))):
             table = shot.table
         assert table is not None
         finals.append(Position.from_players(table.white, table.black, 0))

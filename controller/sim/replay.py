@@ -1,18 +1,23 @@
 """Replay a ``.mat`` match file through the referee, as a perfectly read board would show it.
 
-:func:`controller.record.rules_replay.replay_records` walks a match file through the rules engine alone. This
-module shows the same match to the real referee instead: for each entry of the file it builds the
-inputs a camera over a perfectly read board and the players' hands would give (the dice coming to
-rest, the position after the play, the dice picked up, the cube turned in the middle, taken to the
-taker's side or pushed back to the doubler's), feeds them through a :class:`~controller.table.runner.Runner`
-writing to a :class:`~controller.record.store.Record`, and turns the recorded events back into the replay
-records. For a sound file the records are exactly :func:`~controller.record.rules_replay.replay_records`'s; a
-play or cube action the referee refuses is reported with the line of the file.
+:func:`controller.record.rules_replay.replay_records` walks a match file through the rules engine
+alone. This module shows the same match to the real referee instead: for each entry of the file it
+builds the inputs a camera over a perfectly read board and the players' hands would give (the dice
+coming to rest, the position after the play, the dice picked up, the cube turned in the middle,
+taken to the taker's side or pushed back to the doubler's), feeds them through a
+:class:`~controller.table.runner.Runner` writing to a :class:`~controller.record.store.Record`, and
+turns the recorded events back into the replay records. For a sound file the records are exactly
+:func:`~controller.record.rules_replay.replay_records`'s; a play or cube action the referee refuses
+is reported with the line of the file.
 
-- :func:`referee_inputs` is the stream of inputs alone (for tests and demos).
-- :func:`replay_through_referee` is what ``sheshbesh replay`` prints.
-- :class:`BoardScript` turns one game of the file into :class:`Beat` values (the inputs of each
-  entry with its line); tests subclass it to add hands over the board or one checker at a time.
+Both are visitors of the one walk over a match file (:func:`controller.record.walk.walk`):
+
+- :class:`BoardScript` makes each visit a :class:`Beat` (the inputs of one entry with its line);
+  tests subclass it to add hands over the board or one checker at a time.
+  :func:`referee_inputs` is the stream of its inputs alone (for tests and demos).
+- ``_RefereeReplay`` feeds a :class:`BoardScript`'s beats to a runner, visit by visit, and turns
+  what the referee records into replay records: :func:`replay_through_referee`, what ``sheshbesh
+  replay`` prints.
 
 How a board shows what the file says:
 
@@ -38,7 +43,9 @@ from typing import Any, Final
 
 from controller.events import Event
 from controller.record.matfile import Action, GameRecord, MatchFile, MatFileError
+from controller.record.rules_replay import ReplayRecord
 from controller.record.store import Record
+from controller.record.walk import AbandonGame, Ending, Entry, MatchVisitor, Move, StopWalk, walk
 from controller.referee import (
     ButtonPressed,
     Input,
@@ -49,8 +56,7 @@ from controller.referee import (
     Resign,
 )
 from controller.referee.turn import board_of
-from controller.rules import Dice, Play, Position, RulesError, Step
-from controller.rules.notation import parse_steps
+from controller.rules import Play, Position
 from controller.table.runner import Runner
 from sheshbesh.match import Policy
 from sheshbesh.observation import CubeReading, DieReading, LocationCount, Observation
@@ -165,8 +171,10 @@ class Beat:
     resign: tuple[int, int] | None = None
 
 
-class BoardScript:
-    """Shows a match file's games on a board, entry by entry, as :class:`Beat` values.
+class BoardScript(MatchVisitor[Beat]):
+    """Shows a match file's games on a board, entry by entry, as :class:`Beat` values: a visitor of
+    :func:`controller.record.walk.walk`, which makes each play on its board; a beat with a
+    ``problem`` is the last of its game.
 
     Keeps the position and the cube as the board shows them. Two hooks shape how it looks:
     :meth:`hands_over` (frames taken while hands are over the board: none for a perfect reading)
@@ -222,30 +230,11 @@ class BoardScript:
             self.seen(self.position, dice, halves=(half, half)),
         ]
 
-    def _play(
-        self, player: int, dice: tuple[int, int], notation: str
-    ) -> tuple[list[Input], str | None]:
-        """The board during and after the play, and the rules' objection when it is illegal.
-
-        Raises :class:`RulesError` when the play cannot even be made on the board.
-        """
-        before = Position.from_players(*self.position.by_player(), turn=player)
-        illegal: str | None = None
-        try:
-            play = Play.from_notation(notation, before, Dice(*dice))
-            steps: tuple[Step, ...] = play.steps
-        except RulesError as error:
-            # Shown as the file has it: the referee is to judge it.
-            illegal = str(error)
-            try:
-                raw = parse_steps(notation)
-                steps = tuple(Step(source, destination, hit) for source, destination, hit in raw)
-                after = before.apply(steps)
-            except RulesError:
-                raise error from None  # not even a board to show: the rules' objection stands
-            play = Play(steps)
-        else:
-            after = before.apply(steps)
+    def _shown(self, player: int, dice: tuple[int, int], move: Move) -> list[Input]:
+        """The board during and after the play the walk made (as written, when illegal)."""
+        before, play, after = move.before, move.play, move.after
+        assert play is not None and after is not None
+        steps = play.steps
         half = HALVES[player]
         inputs: list[Input] = []
         current = before
@@ -257,84 +246,93 @@ class BoardScript:
         inputs.append(self.seen(after, dice, halves=(half, half)))
         inputs.append(self.seen(after))  # the dice picked up: the turn is over
         self.position = after.swap()
-        return inputs, illegal
+        return inputs
 
-    # -- a whole game ---------------------------------------------------------------------------
+    @staticmethod
+    def _refuse(beat: Beat) -> Iterator[Beat]:
+        """A beat that cannot be shown: the last of its game."""
+        yield beat
+        raise AbandonGame
 
-    def game_beats(self, game: GameRecord) -> Iterator[Beat]:
-        """The beats of ``game``: set-up, one per entry, and a resignation if the file implies one.
+    def _opened(self, entry: Entry) -> Iterator[Beat]:
+        """A game must open with a roll: the problem beat for any other first entry."""
+        if entry.opening:
+            action = entry.action
+            problem = f"game {entry.game.number} must open with a roll, not a {action.kind}"
+            yield from self._refuse(
+                Beat(
+                    entry.game.number, action.kind, action=action, line=entry.line, problem=problem
+                )
+            )
 
-        Stops after a beat with a ``problem``.
-        """
-        number = game.number
-        yield Beat(number, "setup", tuple(self._setup()), line=game.line)
-        opened = False
-        actions = game.actions
-        for index, action in enumerate(actions):
-            line = action.line or game.line
-            player = action.player
-            if not opened and action.kind != "play":
-                problem = f"game {number} must open with a roll, not a {action.kind}"
-                yield Beat(number, action.kind, action=action, line=line, problem=problem)
-                return
-            if action.kind == "play":
-                assert action.dice is not None
-                dice = action.dice
-                if not opened and dice[0] == dice[1]:
-                    problem = (
-                        f"{self._name(player)} opens game {number} with {dice[0]}{dice[1]}: the "
-                        "opening roll is one die each, so never a double"
-                    )
-                    yield Beat(number, "play", action=action, line=line, problem=problem)
-                    return
-                rolled = self._roll(player, dice) if opened else self._opening(player, dice)
-                opened = True
-                is_last = index == len(actions) - 1
-                if not action.play and is_last and game.winner == 1 - player:
-                    try:
-                        Play.from_notation("", self.position, Dice(*dice))
-                    except RulesError:
-                        # gnubg writes "52:  Wins 1 point" for a player who rolled, then resigned.
-                        yield Beat(number, "roll", tuple(rolled), action, line)
-                        continue
-                try:
-                    shown, illegal = self._play(player, dice, action.play)
-                except RulesError as error:
-                    problem = f"{self._name(player)}'s {dice[0]}{dice[1]}: {error}"
-                    yield Beat(number, "play", tuple(rolled), action, line, problem=problem)
-                    return
-                yield Beat(number, "play", (*rolled, *shown), action, line, illegal=illegal)
-            elif action.kind == "double":
-                self.position = Position.from_players(*self.position.by_player(), turn=player)
-                value = action.cube or (2 if self.cube == CENTRED_CUBE else 2 * self.cube[0])
-                if value == 64:
-                    # The eye cannot tell a cube turned to 64 from one in the middle.
-                    self.cube = (64, "middle")
-                    inputs: list[Input] = [ButtonPressed("double")]
-                else:
-                    self.cube = (value, "middle")
-                    inputs = [self.seen(self.position)]
-                yield Beat(number, "double", tuple(inputs), action, line)
-            elif action.kind == "take":
-                self.cube = (self.cube[0], COLOURS[player])
-                inputs = [*self.hands_over(self.position, None), self.seen(self.position)]
-                yield Beat(number, "take", tuple(inputs), action, line)
-            elif action.kind == "beaver":
-                value = action.cube or 2 * self.cube[0]
-                self.cube = (value, COLOURS[player])
-                yield Beat(number, "beaver", (self.seen(self.position),), action, line)
-            elif action.kind == "pass":
-                self.cube = (self.cube[0], COLOURS[1 - player])
-                yield Beat(number, "pass", (self.seen(self.position),), action, line)
-        yield from self._resignation(game)
+    # -- the walk's visits --------------------------------------------------------------------
 
-    def _resignation(self, game: GameRecord) -> Iterator[Beat]:
-        if game.winner is None:
+    def begin_game(self, game: GameRecord) -> Iterator[Beat]:
+        """The checkers set up for a new game."""
+        yield Beat(game.number, "setup", tuple(self._setup()), line=game.line)
+
+    def visit_play(self, entry: Entry, move: Move) -> Iterator[Beat]:
+        """The dice coming to rest, then the board during and after the play."""
+        number, action, line, player = entry.game.number, entry.action, entry.line, entry.player
+        dice = action.dice
+        assert dice is not None
+        if entry.opening and dice[0] == dice[1]:
+            problem = (
+                f"{self._name(player)} opens game {number} with {dice[0]}{dice[1]}: the "
+                "opening roll is one die each, so never a double"
+            )
+            yield from self._refuse(Beat(number, "play", action=action, line=line, problem=problem))
+        rolled = self._opening(player, dice) if entry.opening else self._roll(player, dice)
+        last_roll = not action.play and entry.last and entry.game.winner == 1 - player
+        if last_roll and move.illegal is not None:
+            # gnubg writes "52:  Wins 1 point" for a player who rolled, then resigned.
+            yield Beat(number, "roll", tuple(rolled), action, line)
             return
-        finished = self.position.off(0) == 15 or self.position.off(1) == 15
-        passed = bool(game.actions) and game.actions[-1].kind == "pass"
-        if finished or passed:
-            return
+        if move.after is None:  # not even a board to show: the rules' objection stands
+            problem = f"{self._name(player)}'s {dice[0]}{dice[1]}: {move.illegal}"
+            yield from self._refuse(
+                Beat(number, "play", tuple(rolled), action, line, problem=problem)
+            )
+        shown = self._shown(player, dice, move)
+        # An illegal play is shown as the file has it: the referee is to judge it.
+        illegal = None if move.illegal is None else str(move.illegal)
+        yield Beat(number, "play", (*rolled, *shown), action, line, illegal=illegal)
+
+    def visit_cube(self, entry: Entry) -> Iterator[Beat]:
+        """The cube turned in the middle, taken, beavered or pushed back to the doubler."""
+        yield from self._opened(entry)
+        number, action, line, player = entry.game.number, entry.action, entry.line, entry.player
+        if action.kind == "double":
+            self.position = Position.from_players(*self.position.by_player(), turn=player)
+            value = action.cube or (2 if self.cube == CENTRED_CUBE else 2 * self.cube[0])
+            if value == 64:
+                # The eye cannot tell a cube turned to 64 from one in the middle.
+                self.cube = (64, "middle")
+                inputs: list[Input] = [ButtonPressed("double")]
+            else:
+                self.cube = (value, "middle")
+                inputs = [self.seen(self.position)]
+            yield Beat(number, "double", tuple(inputs), action, line)
+        elif action.kind == "take":
+            self.cube = (self.cube[0], COLOURS[player])
+            inputs = [*self.hands_over(self.position, None), self.seen(self.position)]
+            yield Beat(number, "take", tuple(inputs), action, line)
+        elif action.kind == "beaver":
+            value = action.cube or 2 * self.cube[0]
+            self.cube = (value, COLOURS[player])
+            yield Beat(number, "beaver", (self.seen(self.position),), action, line)
+        else:  # a pass
+            self.cube = (self.cube[0], COLOURS[1 - player])
+            yield Beat(number, "pass", (self.seen(self.position),), action, line)
+
+    def visit_resign(self, entry: Entry) -> Iterator[Beat]:
+        """A resign action built in code shows nothing (the file's result says it all)."""
+        yield from self._opened(entry)
+
+    def visit_resignation(self, ending: Ending) -> Iterator[Beat]:
+        """The loser resigns from the panel at the level the file's points and cube give."""
+        game = ending.game
+        assert game.winner is not None
         line = game.result_line or game.line
         loser = 1 - game.winner
         cube = 1 if self.cube[0] == 64 and self.cube[1] == "middle" else self.cube[0]
@@ -378,20 +376,14 @@ def referee_inputs(
     settings = match_settings(
         match, jacoby=jacoby, crawford=crawford, policy=policy, match_id=match_id
     )
-    board = script(settings)
     yield NewMatch(settings)
-    for game in match.games:
-        for beat in board.game_beats(game):
-            if beat.problem is not None:
-                raise MatFileError([f"line {beat.line}: {beat.problem}"])
-            yield from beat.inputs
+    for beat in walk(match, script(settings)):
+        if beat.problem is not None:
+            raise MatFileError([f"line {beat.line}: {beat.problem}"])
+        yield from beat.inputs
 
 
 # Replay -----------------------------------------------------------------------------------------
-
-
-class _GameAbandoned(Exception):
-    """Internal: the referee cannot follow this game further; the problem is already noted."""
 
 
 @dataclass(slots=True)
@@ -401,12 +393,16 @@ class _GameResult:
     line: int
 
 
-class _RefereeReplay:
-    """Feeds a match's beats to a runner and turns the recorded events into replay records."""
+class _RefereeReplay(MatchVisitor[ReplayRecord]):
+    """A visitor of :func:`controller.record.walk.walk` that shows each entry to the referee.
 
-    def __init__(self, match: MatchFile, runner: Runner, settings: MatchSettings) -> None:
-        self.match = match
+    It asks a :class:`BoardScript` for the beats of each visit, feeds them to a runner and turns
+    the recorded events into replay records; a beat the referee refuses abandons the game.
+    """
+
+    def __init__(self, runner: Runner, settings: MatchSettings) -> None:
         self.runner = runner
+        self.referee = runner.referee
         self.settings = settings
         self.script = BoardScript(settings)
         self.names = settings.players
@@ -414,9 +410,9 @@ class _RefereeReplay:
         self.started: tuple[int, tuple[int, int]] | None = None
         self.result: _GameResult | None = None
 
-    def fail(self, line: int, message: str) -> _GameAbandoned:
+    def fail(self, line: int, message: str) -> AbandonGame:
         self.problems.append(f"line {line}: {message}")
-        return _GameAbandoned()
+        return AbandonGame()
 
     def feed(self, inputs: Iterable[Input]) -> list[Event]:
         events: list[Event] = []
@@ -428,39 +424,60 @@ class _RefereeReplay:
                 self.started = (int(event.data["game"]), (int(score[0]), int(score[1])))
         return events
 
-    def records(self) -> Iterator[dict[str, Any]]:
-        referee = self.runner.referee
+    # -- the walk's visits --------------------------------------------------------------------
+
+    def begin_match(self, match: MatchFile) -> Iterator[ReplayRecord]:
         self.feed([NewMatch(self.settings)])
-        for game in self.match.games:
-            if referee.winner is not None:
-                score = referee.score
-                self.problems.append(
-                    f"line {game.line}: game {game.number} is played after "
-                    f"{self.names[referee.winner]} has won the match {score[0]}-{score[1]}"
-                )
-                break
-            if self.started is not None and self.started[1] != game.score:
-                given = self.started[1]
-                self.problems.append(
-                    f"line {game.line}: game {game.number} starts at {game.score[0]}-{game.score[1]}, "
-                    f"but the replay gives {given[0]}-{given[1]}"
-                )
-            self.result = None
-            try:
-                yield from self.game(game)
-            except _GameAbandoned:
-                if game.winner is None:
-                    break
-                if self.result is None and not self.score_as_the_file_does(game):
-                    break
+        yield from ()
+
+    def begin_game(self, game: GameRecord) -> Iterator[ReplayRecord]:
+        referee = self.referee
+        if referee.winner is not None:
+            score = referee.score
+            self.problems.append(
+                f"line {game.line}: game {game.number} is played after "
+                f"{self.names[referee.winner]} has won the match {score[0]}-{score[1]}"
+            )
+            raise StopWalk
+        if self.started is not None and self.started[1] != game.score:
+            given = self.started[1]
+            self.problems.append(
+                f"line {game.line}: game {game.number} starts at {game.score[0]}-{game.score[1]}, "
+                f"but the replay gives {given[0]}-{given[1]}"
+            )
+        self.result = None
+        yield from self.show(game.number, self.script.begin_game(game))
+
+    def visit_play(self, entry: Entry, move: Move) -> Iterator[ReplayRecord]:
+        yield from self.show(entry.game.number, self.script.visit_play(entry, move))
+
+    def visit_cube(self, entry: Entry) -> Iterator[ReplayRecord]:
+        yield from self.show(entry.game.number, self.script.visit_cube(entry))
+
+    def visit_resign(self, entry: Entry) -> Iterator[ReplayRecord]:
+        yield from self.show(entry.game.number, self.script.visit_resign(entry))
+
+    def visit_resignation(self, ending: Ending) -> Iterator[ReplayRecord]:
+        yield from self.show(ending.game.number, self.script.visit_resignation(ending))
+
+    def abandoned(self, game: GameRecord) -> Iterator[ReplayRecord]:
+        if game.winner is None:
+            raise StopWalk
+        if self.result is None and not self.score_as_the_file_does(game):
+            raise StopWalk
+        yield from ()
+
+    def end_match(self, match: MatchFile) -> Iterator[ReplayRecord]:
         score = self.runner.referee.score
         yield {"type": "match", "score": [score[0], score[1]]}
         if self.problems:
             raise MatFileError(self.problems)
 
-    def game(self, game: GameRecord) -> Iterator[dict[str, Any]]:
-        number = game.number
-        for beat in self.script.game_beats(game):
+    # -- showing beats ------------------------------------------------------------------------
+
+    def show(self, number: int, beats: Iterable[Beat]) -> Iterator[ReplayRecord]:
+        """Feed each beat to the referee: the records of what it recorded, or the game abandoned."""
+        for beat in beats:
             if self.result is not None and beat.kind != "setup":
                 raise self.fail(
                     beat.line, f"game {number} is already over: nothing more may happen"
@@ -477,7 +494,6 @@ class _RefereeReplay:
                 if record is not None:
                     yield record
             self.check(beat, seen)
-        yield from self.end_game(game)
 
     def record_of(self, number: int, beat: Beat, event: Event) -> dict[str, Any] | None:
         data = event.data
@@ -572,7 +588,8 @@ class _RefereeReplay:
         text = message.get("text") if isinstance(message, dict) else None
         return str(text) if text else f"the game is in phase {self.runner.referee.game.phase!r}"
 
-    def end_game(self, game: GameRecord) -> Iterator[dict[str, Any]]:
+    def end_game(self, ending: Ending) -> Iterator[ReplayRecord]:
+        game = ending.game
         result = self.result
         names = self.names
         if game.winner is None:
@@ -661,7 +678,7 @@ def replay_through_referee(
     log = Record(":memory:") if record is None else record
     try:
         runner = Runner.resume(log, clock=clock)
-        yield from _RefereeReplay(match, runner, settings).records()
+        yield from walk(match, _RefereeReplay(runner, settings))
     finally:
         if owned:
             log.close()
