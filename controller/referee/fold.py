@@ -21,8 +21,8 @@ from controller.referee.judge import MatchState, match_id_of, resignation_points
 from controller.referee.reading import Board
 from controller.referee.state import GameState, PendingIllegal
 from controller.referee.turn import board_of
-from controller.rules.position import Dice, Position
-from controller.rules.sheshbesh import SheshBeshGame
+from controller.referee.variants import BACKGAMMON, RefereeVariant, variant_rules
+from controller.rules.position import Position
 from sheshbesh.events import (
     BoardMismatch,
     BoardRestored,
@@ -84,6 +84,8 @@ class RefereeState:
     game: GameState = field(default_factory=GameState)
     checkpoints: tuple[tuple[int, GameState], ...] = ()
     timer: ClockState | None = None
+    #: The rules of the match's variant, chosen once, from the settings of ``match_started``.
+    rules: RefereeVariant = BACKGAMMON
 
     @property
     def variant(self) -> Variant:
@@ -155,7 +157,7 @@ def fold(state: RefereeState, event: Event) -> RefereeState:
             moving = replace(game, phase="moving", dice=payload.dice, refused=None, stale_dice=None)
             state = replace(state, game=moving)
         case Play():
-            state = replace(state, game=_play(game, payload))
+            state = replace(state, game=_play(state, game, payload))
         case IllegalPlay():
             state = replace(state, game=_illegal(state, game, payload))
         case BoardMismatch():
@@ -199,7 +201,12 @@ def _match_started(started: MatchStarted, time: float) -> RefereeState:
     settings = started.settings
     clock = settings.clock
     timer = None if clock is None else start_clock(clock, settings.length, time)
-    return RefereeState(settings=settings, match_id=started.match_id, timer=timer)
+    return RefereeState(
+        settings=settings,
+        match_id=started.match_id,
+        timer=timer,
+        rules=variant_rules(settings.variant),
+    )
 
 
 def _game_started(state: RefereeState, started: GameStarted) -> RefereeState:
@@ -218,17 +225,7 @@ def _roll_off(state: RefereeState, game: GameState, roll_off: RollOff) -> GameSt
     dice, first = roll_off.dice, roll_off.first
     if first is None:
         return replace(game, stale_dice=dice)
-    if state.variant == "sheshbesh":
-        doublets = SheshBeshGame.initial(first)
-        return replace(
-            game,
-            position=doublets.to_position(),
-            doublets=doublets,
-            phase="rolling",
-            stale_dice=dice,
-        )
-    start = Position.initial(turn=first)
-    return replace(game, position=start, phase="moving", dice=(max(dice), min(dice)))
+    return state.rules.after_roll_off(game, first, dice)
 
 
 def _illegal(state: RefereeState, game: GameState, illegal: IllegalPlay) -> GameState:
@@ -241,7 +238,7 @@ def _illegal(state: RefereeState, game: GameState, illegal: IllegalPlay) -> Game
     pending = PendingIllegal(
         illegal.player, illegal.dice, board, illegal.reason, illegal.locations or ()
     )
-    teaching = state.policy == "teaching" and state.variant == "backgammon"
+    teaching = state.policy == "teaching" and state.rules.follows_policy
     return replace(
         game,
         phase="illegal",
@@ -283,16 +280,9 @@ def _game_won(state: RefereeState, game: GameState, won: GameWon) -> RefereeStat
     )
 
 
-def _play(game: GameState, play: Play) -> GameState:
+def _play(state: RefereeState, game: GameState, play: Play) -> GameState:
     player, dice = play.player, play.dice
-    doublets = game.doublets
-    if doublets is not None:
-        doublets = doublets.play(Dice(*dice)).after
-        following = doublets.to_position()
-    elif play.result_id is None:
-        raise ValueError("play: result_id is missing")
-    else:
-        following = Position.from_position_id(play.result_id, player).swap()
+    moved = state.rules.after_play(game, play)
     entry: PlayMove = {
         "game": game.number,
         "player": player,
@@ -307,8 +297,7 @@ def _play(game: GameState, play: Play) -> GameState:
         "to": list(play.moved_to or ()),
     }
     return replace(
-        game,
-        position=following,
+        moved,
         phase="rolling",
         dice=None,
         illegal=None,
@@ -317,7 +306,6 @@ def _play(game: GameState, play: Play) -> GameState:
         stale_dice=dice if play.dice_left else None,
         moves=(*game.moves, entry),
         last_play=last,
-        doublets=doublets,
     )
 
 

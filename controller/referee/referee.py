@@ -43,7 +43,7 @@ Decisions taken over the board (see also the docstrings of :mod:`.reading` and :
 from __future__ import annotations
 
 import time as _time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -51,7 +51,6 @@ from controller.events import Event
 from controller.lights.scene import (
     DARK,
     Scene,
-    mover_location,
 )
 from controller.referee import views
 from controller.referee.clock import (
@@ -63,8 +62,6 @@ from controller.referee.fold import RefereeState, fold
 from controller.referee.judge import (
     Verdict,
     change_notation,
-    explain_illegal_play,
-    finished_game,
     judge_beaver,
     judge_double,
     judge_pass,
@@ -89,9 +86,8 @@ from controller.referee.messages import (
 from controller.referee.reading import Board, Mismatch, raw_counts, read_board
 from controller.referee.state import GameState
 from controller.referee.turn import TurnPlays, board_of
-from controller.rules.position import Dice, Position
-from controller.rules.sheshbesh import SheshBeshAction, SheshBeshGame
-from sheshbesh.locations import LOCATIONS
+from controller.referee.variants import Outcome, differing
+from controller.rules.position import Position
 from sheshbesh.observation import CubeReading, DieReading, Observation
 from sheshbesh.snapshot import Message, MessageKind, PanelSnapshot
 
@@ -354,7 +350,7 @@ class Referee:
                 self._judge_board(self._last_board, dice_visible=True, done=True)
             elif game.phase in ("moving", "illegal"):
                 self._say("Nothing seen yet: show the board to the camera")
-        elif name == "double" and self.state.variant == "sheshbesh":
+        elif name == "double" and not self.state.rules.uses_cube:
             self._say("Shesh Besh is played without the cube")
         elif name == "double":
             if game.phase == "cube_offered":
@@ -415,8 +411,8 @@ class Referee:
         self._seen_dice = observation.dice
         if not observation.dice:
             self._dice_seen_clear = True
-        if self.state.variant == "sheshbesh":
-            self._on_doublets_observation(observation, flat, cocked)
+        if self.state.rules.one_outcome:
+            self._on_counts_observation(observation, flat, cocked)
             return
         board_or_mismatch = read_board(observation, is_expected=self._is_expected)
         if isinstance(board_or_mismatch, Mismatch):
@@ -472,20 +468,20 @@ class Referee:
         elif phase == "illegal" and flat is not None and self._is_new_roll(flat):
             self._roll_during_illegal(board, flat)
 
-    # -- Shesh Besh ----------------------------------------------------------------------------
+    # -- a roll with one outcome (Shesh Besh) ---------------------------------------------------
 
-    def _on_doublets_observation(
+    def _on_counts_observation(
         self, observation: Observation, flat: tuple[int, int] | None, cocked: bool
     ) -> None:
-        """Shesh Besh: every roll has one outcome; the board must show exactly it.
+        """A variant with one outcome a roll: the board must show exactly it.
 
         Standing stacks look like one checker from above, so the camera's counts are compared with
-        what the engine says is visible, never checked for fifteen a side.
+        what the variant says is visible, never checked for fifteen a side.
         """
         game = self.game
+        rules = self.state.rules
         seen = raw_counts(observation)
-        doublets = game.doublets or SheshBeshGame.initial(0)
-        current = doublets_counts(doublets)
+        current = rules.visible(game)
         if cocked:
             self._tell("info", "A die is cocked: roll again")
             return
@@ -494,7 +490,7 @@ class Referee:
                 self._message = views.message(
                     "illegal",
                     "Put the board back as it was: the lights show where",
-                    _differing(seen, current),
+                    differing(seen, current),
                 )
                 return
             self._emit("board_restored", {"position_id": game.position.to_position_id()})
@@ -506,7 +502,7 @@ class Referee:
                     "Set up the board as the lights show"
                     if game.phase == "roll_off"
                     else f"{self._name(game.turn)} has not rolled yet: put the checkers back",
-                    _differing(seen, current),
+                    differing(seen, current),
                 )
                 return
             self._message = None
@@ -518,19 +514,19 @@ class Referee:
             return
         if game.phase not in ("moving", "illegal") or game.dice is None:
             return
-        turn = doublets.play(Dice(*game.dice))
-        expected = doublets_counts(turn.after)
+        outcome = rules.outcome(game)
+        assert outcome is not None  # a variant with one outcome a roll gives it
+        expected = outcome.counts
         finished = not observation.dice
         if seen == expected and finished:
-            self._record_doublets_play(doublets, game.dice)
+            self._record_outcome(outcome, game.dice)
         elif seen == current and game.phase == "illegal":
             self._emit("board_restored", {"position_id": game.position.to_position_id()})
             self._message = None
         elif seen in (current, expected):
             self._message = None
         elif finished and (game.illegal is None or game.illegal.board != Board.from_counts(seen)):
-            reason = _doublets_duty(game.dice, NAMES[game.turn], turn.actions)
-            locations = _differing(seen, expected)
+            reason, locations = rules.explain_illegal(game, seen)
             self._emit(
                 "illegal_play",
                 {
@@ -548,29 +544,26 @@ class Referee:
             self._message = views.message(
                 "illegal",
                 "That is not what the roll does: the lights show the way",
-                _differing(seen, expected),
+                differing(seen, expected),
             )
 
-    def _record_doublets_play(self, doublets: SheshBeshGame, dice: tuple[int, int]) -> None:
-        turn = doublets.play(Dice(*dice))
-        before, after = doublets_counts(doublets), doublets_counts(turn.after)
-        index = doublets.player_on_roll
+    def _record_outcome(self, outcome: Outcome, dice: tuple[int, int]) -> None:
         self._emit(
             "play",
             {
-                "player": doublets.player_on_roll,
+                "player": outcome.player,
                 "dice": list(dice),
-                "play": ", ".join(str(action) for action in turn.actions),
-                "position_id": doublets.to_position().to_position_id(),
+                "play": outcome.notation,
+                "position_id": outcome.position_id,
                 "match_id": self.state.gnubg_match_id(),
-                "result_id": turn.after.to_position().to_position_id(),
-                "from": [n for n in before if after[n][index] < before[n][index]],
-                "to": [n for n in before if after[n][index] > before[n][index]],
+                "result_id": outcome.result_id,
+                "from": outcome.moved_from,
+                "to": outcome.moved_to,
             },
         )
         self._message = None
-        if turn.rolls_again:
-            self._say(f"Doubles: {self._name(turn.player)} rolls again")
+        if outcome.rolls_again:
+            self._say(f"Doubles: {self._name(outcome.player)} rolls again")
 
     def _is_expected(self, board: Board) -> bool:
         """A board the rules expect now: the position on the board, or a legal result or prefix."""
@@ -693,7 +686,7 @@ class Referee:
         if game.illegal is not None and game.illegal.board == board:
             return
         result = Position.from_players(board.white, board.black, mover)
-        explanation, points = explain_illegal_play(turn.position, game.dice, result)
+        explanation, points = self.state.rules.explain_illegal(game, board.counts())
         self._emit(
             "illegal_play",
             {
@@ -897,13 +890,7 @@ class Referee:
                 return
 
     def _finished(self) -> tuple[int, int, str] | None:
-        doublets = self.game.doublets
-        if doublets is None:
-            return finished_game(self.game.position, self.state.match_state())
-        result = doublets.result
-        if result is None:
-            return None
-        return result.winner, result.kind * self.game.cube, result.kind_name
+        return self.state.rules.result(self.game, self.state.match_state())
 
     def _start_game(self, number: int) -> None:
         crawford = False
@@ -970,37 +957,6 @@ def _dice_of(observation: Observation) -> tuple[tuple[int, int] | None, bool]:
         return None, cocked
     first, second = observation.dice
     return (first.pips, second.pips), False
-
-
-def doublets_counts(game: SheshBeshGame) -> dict[str, tuple[int, int]]:
-    """What the camera should see of a Shesh Besh game: stacks count as one, trays in full."""
-    counts = dict.fromkeys(LOCATIONS, (0, 0))
-    for player, side in enumerate(game.sides):
-        for point, down in enumerate(side.down, start=1):
-            name = mover_location(point, player)
-            white, black = counts[name]
-            counts[name] = (white + down, black) if player == 0 else (white, black + down)
-        tray = f"off-{COLOURS[player]}"
-        counts[tray] = (side.off, 0) if player == 0 else (0, side.off)
-    return counts
-
-
-def _doublets_duty(dice: tuple[int, int], name: str, actions: Iterable[SheshBeshAction]) -> str:
-    """What a Shesh Besh roll makes the player do, in words."""
-    words = []
-    for action in actions:
-        if action.kind == "lay down":
-            words.append(f"lay down a checker on point {action.point}")
-        elif action.kind == "bear off":
-            words.append(f"bear off a checker from point {action.point}")
-    duty = " and ".join(words) if words else "leave the board as it is (every number is wasted)"
-    return f"With {dice[0]}-{dice[1]} {name} must {duty}"
-
-
-def _differing(
-    seen: Mapping[str, tuple[int, int]], wanted: Mapping[str, tuple[int, int]]
-) -> list[str]:
-    return [name for name in LOCATIONS if seen.get(name, (0, 0)) != wanted.get(name, (0, 0))]
 
 
 def _changed_locations(before: Position, after: Position) -> tuple[list[str], list[str]]:

@@ -65,7 +65,7 @@ class GameState:
     moves: tuple[PlayMove | CubeMove, ...] = ()
     last_play: LastPlay | None = None
     #: Shesh Besh only: the game as the rules engine follows it (stacks and laid-down checkers).
-    doublets: SheshBeshGame | None = None
+    sheshbesh: SheshBeshGame | None = None
 
     @property
     def turn(self) -> int:

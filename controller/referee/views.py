@@ -18,7 +18,6 @@ from controller.lights.scene import (
     game_over_scene,
     illegal_scene,
     legal_scene,
-    mover_location,
     turn_scene,
 )
 from controller.referee.clock import clock_view
@@ -26,7 +25,6 @@ from controller.referee.fold import RefereeState
 from controller.referee.judge import cube_is_dead
 from controller.referee.reading import Board
 from controller.referee.turn import TurnPlays, board_of
-from controller.rules.position import Dice
 from sheshbesh.match import as_player, as_player_or_none
 from sheshbesh.snapshot import Message, MessageKind, PanelSnapshot
 
@@ -55,8 +53,8 @@ def scene(
     """The board's lights, by what matters most now.
 
     ``said`` is the referee's message, ``last_board`` the last board it read (None: none yet, or
-    a mismatch), ``plays`` the turn's legal plays (asked only for a backgammon hint; the referee
-    keeps them cached).
+    a mismatch), ``plays`` the turn's legal plays (asked only when the variant's guide needs them;
+    the referee keeps them cached).
     """
     game = state.game
     if game.phase in ("game_over", "match_over") and state.games:
@@ -78,19 +76,9 @@ def scene(
     if game.phase not in ("rolling", "moving"):
         return DARK
     if game.phase == "moving" and state.hints and game.dice is not None:
-        if game.doublets is not None:
-            actions = game.doublets.play(Dice(*game.dice)).actions
-            sources = [mover_location(a.point, game.turn) for a in actions if a.kind != "wasted"]
-            destinations = [
-                mover_location(0 if a.kind == "bear off" else a.point, game.turn)
-                for a in actions
-                if a.kind != "wasted"
-            ]
-            return legal_scene(sources, destinations, game.turn)
-        board = last_board or board_of(game.position)
-        hint = plays().hint(board)
-        if hint is not None:
-            return legal_scene(hint.sources, hint.destinations, game.turn)
+        guide = state.rules.guide(game, last_board, plays)
+        if guide is not None:
+            return legal_scene(*guide, game.turn)
     return turn_scene(game.turn)
 
 
@@ -142,7 +130,7 @@ def snapshot(
         "status": {"phase": game.phase},
     }
     if state.timer is not None:
-        assert now is not None, "a match with a clock is shown at a time"
+        assert now is not None  # the referee reads its clock for a match with one
         clock = clock_view(state.timer, now)
         lost = state.games[-1].winner if state.games and state.games[-1].kind == "time" else None
         clock["lost_on_time"] = None if lost is None else as_player(1 - lost)

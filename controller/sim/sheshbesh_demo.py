@@ -23,7 +23,7 @@ import numpy as np
 from controller.events import Event
 from controller.lights import FakeLights
 from controller.referee import MatchSettings, NewMatch
-from controller.referee.referee import doublets_counts
+from controller.referee.variants import sheshbesh_counts
 from controller.rules import Dice
 from controller.rules.sheshbesh import SheshBeshGame
 from controller.sim.stage import Image, Stage, calibrated_reader
@@ -61,7 +61,7 @@ def direct_game(seed: int, hand: float = 0.2, still: float = 0.6) -> Iterator[Do
         yield DoubletsShot(counts, dice, still, False, caption)
 
     game = SheshBeshGame.initial(0)
-    counts = doublets_counts(game)
+    counts = sheshbesh_counts(game)
     yield from moment(counts, (), "setting up")
     while True:
         white, black = die(), die()
@@ -80,7 +80,7 @@ def direct_game(seed: int, hand: float = 0.2, still: float = 0.6) -> Iterator[Do
         caption = f"{PLAYERS[player]} rolls {dice.first}-{dice.second}"
         yield from moment(counts, down, caption)
         turn = game.play(dice)
-        counts = doublets_counts(turn.after)
+        counts = sheshbesh_counts(turn.after)
         played = ", ".join(str(action) for action in turn.actions)
         yield from moment(counts, down, f"{PLAYERS[player]}: {played}")
         yield from moment(counts, (), f"{PLAYERS[player]} picks up the dice")

@@ -28,7 +28,7 @@ from controller.referee import (
     Referee,
     Say,
 )
-from controller.referee.referee import doublets_counts
+from controller.referee.variants import sheshbesh_counts
 from controller.rules import Dice, Position, legal_plays
 from controller.rules.explain import explain_illegal
 from controller.rules.match import (
@@ -130,7 +130,7 @@ def test_shesh_besh_games_speak_every_language() -> None:
         texts |= _sentences(referee, [NewMatch(SHESHBESH_SETTINGS), *inputs])
     game = SheshBeshGame.initial(0)
     referee = Referee(clock=lambda: 0.0)
-    wrong = doublets_counts(game)
+    wrong = sheshbesh_counts(game)
     wrong["p5"] = (wrong["p5"][0] + 1, 0)
     wrong["p1"] = (wrong["p1"][0] + 1, 0)
     texts |= _sentences(
@@ -323,6 +323,9 @@ def test_the_match_clock_speaks_every_language() -> None:
 #: Where the referee's, the judge's and the rules engine's sentences are written.
 SENTENCE_SOURCES = (
     "controller/referee/referee.py",
+    "controller/referee/fold.py",
+    "controller/referee/views.py",
+    "controller/referee/variants.py",
     "controller/referee/judge.py",
     "controller/referee/reading.py",
     "controller/rules/explain.py",

@@ -9,7 +9,7 @@ from referee_testkit import observe, of_type, run
 
 from controller.referee import Input, MatchSettings, NewMatch, ObservationSeen, Referee, ShowLights
 from controller.referee.fold import RefereeState, fold
-from controller.referee.referee import doublets_counts
+from controller.referee.variants import sheshbesh_counts
 from controller.rules import Dice, Position
 from controller.rules.sheshbesh import SheshBeshGame
 
@@ -17,7 +17,7 @@ SETTINGS = MatchSettings(("Alice", "Bob"), length=3, variant="sheshbesh", match_
 
 
 def counts_seen(game: SheshBeshGame, dice: tuple[int, int] | None = None) -> ObservationSeen:
-    observation = observe(Position.initial(), dice=dice, counts=doublets_counts(game), cube=None)
+    observation = observe(Position.initial(), dice=dice, counts=sheshbesh_counts(game), cube=None)
     return ObservationSeen(observation)
 
 
@@ -79,7 +79,7 @@ def test_a_wrong_lay_down_is_illegal_until_put_right() -> None:
     referee = Referee(clock=lambda: 0.0)
     run(referee, [NewMatch(SETTINGS), counts_seen(game), counts_seen(game, dice=(5, 2))])
     run(referee, [counts_seen(game), counts_seen(game, dice=(6, 1))])
-    wrong = doublets_counts(game)
+    wrong = sheshbesh_counts(game)
     wrong["p5"] = (wrong["p5"][0] + 1, 0)  # laid down on 5 instead of 6
     wrong["p1"] = (wrong["p1"][0] + 1, 0)
     events = run(referee, [ObservationSeen(observe(Position.initial(), counts=wrong, cube=None))])
@@ -106,7 +106,7 @@ def test_folding_the_log_gives_the_state_living_the_game_gave() -> None:
     """After every input of a whole game, a wrong lay-down and its correction included."""
     inputs, _, _ = whole_game(2)
     game = SheshBeshGame.initial(0)
-    wrong = doublets_counts(game)
+    wrong = sheshbesh_counts(game)
     wrong["p5"] = (wrong["p5"][0] + 1, 0)
     wrong["p1"] = (wrong["p1"][0] + 1, 0)
     staged: list[Input] = [
