@@ -3,8 +3,10 @@
 A pure state machine. :meth:`Referee.handle` takes one input (an observation, a button, a clock tick,
 an admin request) and returns the effects a runner carries out: :class:`Record` effects first (append
 to the event log and commit), then lights, the panel's snapshot and sentences for the players. The
-referee's state changes only by folding the events it records, so :meth:`Referee.from_events` on the
-log rebuilds exactly the same state (crash and power-cut recovery).
+referee's state changes only by folding the events it records (:func:`.fold.fold`, pure), so
+:meth:`Referee.from_events` on the log rebuilds exactly the same state (crash and power-cut
+recovery). The panel's snapshot and the lights are pure views of that state (:mod:`.views`); where
+Shesh Besh's rules differ from backgammon's, the referee asks the match's variant (:mod:`.variants`).
 
 Decisions taken over the board (see also the docstrings of :mod:`.reading` and :mod:`.turn`):
 
