@@ -780,17 +780,41 @@ def _observation(
     every = _all_checkers(evidence)
     whites, sures = classify(every, calibration.colours)
     colour_of = {id(c): (w, s) for c, w, s in zip(every, whites, sures, strict=True)}
+
+    def say(c: Checker) -> float:
+        """A checker's word for White (> 0) or Black (< 0): as sure as its colour is and as
+        clearly as its rim rings."""
+        white, sure = colour_of[id(c)]
+        return (1 if white else -1) * (sure - 0.5) * max(c.score, 0.1)
+
+    # a point holds one side's checkers only: the row's colour is voted by all of them; each
+    # checker on the bar has its own
+    rows = {location: evidence.checkers.get(location, []) for location in POINT_LOCATIONS}
+    bar = evidence.checkers.get("bar", [])
+    units = [(location, row, sum(map(say, row))) for location, row in rows.items() if row]
+    units += [("bar", [c], say(c)) for c in bar]
+    unlike = _unlike_their_set(every, [colour_of[id(c)][0] for c in every])
+    flipped = _fifteen_a_side(
+        [
+            (len(row), vote, float(np.median([unlike[id(c)] for c in row])))
+            for _location, row, vote in units
+        ]
+    )
+    white_of: dict[int, bool] = {}  # id of each checker -> counted as White
+    for index, (_location, row, vote) in enumerate(units):
+        for c in row:
+            white_of[id(c)] = (vote > 0) != (index in flipped)
+
+    def sure_of(c: Checker) -> float:
+        # a checker counted against its colour (the colour of the row, or fifteen a side) is
+        # as unsure as can be
+        white, sure = colour_of[id(c)]
+        return sure if white == white_of[id(c)] else 0.5
+
     counts: dict[str, LocationCount] = {}
     seen = {"white": 0, "black": 0}
-    for location in POINT_LOCATIONS:
-        row = evidence.checkers.get(location, [])
-        # a point holds one side's checkers only: the row's colour is voted by all of them, each
-        # as sure as its colour is and as clearly as its rim rings
-        vote = sum(
-            (1 if colour_of[id(c)][0] else -1) * (colour_of[id(c)][1] - 0.5) * max(c.score, 0.1)
-            for c in row
-        )
-        white = len(row) if vote > 0 else 0
+    for location, row in rows.items():
+        white = sum(1 for c in row if white_of[id(c)])
         black = len(row) - white
         seen["white"] += white
         seen["black"] += black
@@ -799,18 +823,13 @@ def _observation(
             ring_confidence(ring, settings.present),
             1 - ring_confidence(evidence.rejected.get(location, 0.0), settings.present),
         )
-        colour_sure = min(
-            [colour_of[id(c)][1] if colour_of[id(c)][0] == (white > 0) else 0.5 for c in row]
-            or [1.0]
-        )
-        confidence = min(presence, colour_sure)
+        confidence = min(presence, min([sure_of(c) for c in row] or [1.0]))
         counts[location] = LocationCount(white, black, confidence, confidence)
-    bar = evidence.checkers.get("bar", [])
-    bar_white = sum(1 for c in bar if colour_of[id(c)][0])
+    bar_white = sum(1 for c in bar if white_of[id(c)])
     bar_black = len(bar) - bar_white
     seen["white"] += bar_white
     seen["black"] += bar_black
-    bar_sure = min([colour_of[id(c)][1] for c in bar] or [1.0])
+    bar_sure = min([sure_of(c) for c in bar] or [1.0])
     counts["bar-white"] = LocationCount(bar_white, 0, bar_sure, bar_sure)
     counts["bar-black"] = LocationCount(0, bar_black, bar_sure, bar_sure)
     # the trays lie outside the field: what is not on it has been borne off, if the count is sane
@@ -826,9 +845,87 @@ def _observation(
         extra={
             "calibration": METHOD,
             "off_inferred": True,
-            "checkers": [(c.x, c.y, c.radius, colour_of[id(c)][0]) for c in every],
+            "checkers": [(c.x, c.y, c.radius, white_of[id(c)]) for c in every],
         },
     )
+
+
+#: at most this many rows (or checkers on the bar) change side to keep fifteen a side
+MOST_FLIPPED = 3
+#: what changing one more row's side costs, beside its votes: a misread row is rare, so of two
+#: mends the one that changes fewer rows is likelier
+FLIP_PRIOR = 0.5
+
+
+#: a row may change side only if its checkers lie this many times their set's typical spread
+#: from the set's middle (a glare-lit dark checker does; a light one in plain light does not)
+OUTLIER = 1.5
+
+
+def _unlike_their_set(checkers: Sequence[Checker], whites: Sequence[bool]) -> dict[int, float]:
+    """How far each checker's colour lies from its set's middle in this frame, in the set's
+    typical spread (Lab, lightness counted half)."""
+    weights = np.array([0.5, 1.0, 1.0])
+    labs = np.array([c.lab for c in checkers], np.float64).reshape(-1, 3) * weights
+    white = np.asarray(whites, bool)
+    out: dict[int, float] = {}
+    for side in (True, False):
+        members = labs[white == side]
+        if not len(members):
+            continue
+        middle = np.median(members, axis=0)
+        distances = np.linalg.norm(members - middle, axis=1)
+        spread = max(float(np.median(distances)), 3.0)
+        for c, d in zip(
+            [c for c, w in zip(checkers, whites, strict=True) if w == side], distances, strict=True
+        ):
+            out[id(c)] = float(d) / spread
+    return out
+
+
+def _fifteen_a_side(units: Sequence[tuple[int, float, float]]) -> frozenset[int]:
+    """Which of ``units`` to count for the other side, so that neither side has more than its
+    fifteen checkers. A unit is a row (or a checker on the bar): its size, its colour vote (> 0
+    White) and how unlike its set its checkers look (:func:`_unlike_their_set`).
+
+    A side seen with more than fifteen has had checkers of the other side taken for its own (in
+    a lamp's glare a dark checker looks light, though not quite like the light set). Of that
+    side's units, those whose checkers look unlike their set (:data:`OUTLIER`) may change side:
+    the fewest-voted mend, each changed unit costing :data:`FLIP_PRIOR` more, as long as the
+    other side stays within fifteen. Nothing changes when both sides are within fifteen, or both
+    beyond (a checker seen that is not there: colour cannot mend that), or no few units would do.
+
+    >>> rows = [(5, 2.0, 0.5), (5, 1.5, 0.8), (5, 1.8, 0.6), (2, 0.4, 2.1), (3, -2.0, 0.5)]
+    >>> sorted(_fifteen_a_side(rows + [(5, -2.0, 0.7)]))  # 17 White: the odd pair is Black's
+    [3]
+    >>> _fifteen_a_side([(5, 2.0, 0.5), (5, 1.5, 0.8), (2, 0.1, 0.4), (5, 1.8, 0.6)])
+    frozenset()
+    >>> _fifteen_a_side([(5, 2.0, 0.5), (5, 1.5, 2.5), (6, 1.8, 2.2), (9, -0.1, 3.0), (8, -2.0, 0.5)])
+    frozenset()
+    """
+    white = sum(size for size, vote, _u in units if vote > 0)
+    black = sum(size for size, vote, _u in units if vote <= 0)
+    if white > CHECKERS_PER_SIDE >= black:
+        side, excess, room = True, white - CHECKERS_PER_SIDE, CHECKERS_PER_SIDE - black
+    elif black > CHECKERS_PER_SIDE >= white:
+        side, excess, room = False, black - CHECKERS_PER_SIDE, CHECKERS_PER_SIDE - white
+    else:
+        return frozenset()
+    mine = [
+        index
+        for index, (_size, vote, unlike) in enumerate(units)
+        if (vote > 0) == side and unlike >= OUTLIER
+    ]
+    best: tuple[float, tuple[int, ...]] | None = None
+    for many in range(1, MOST_FLIPPED + 1):
+        for chosen in itertools.combinations(mine, many):
+            moved = sum(units[index][0] for index in chosen)
+            if not excess <= moved <= room:
+                continue
+            cost = sum(abs(units[index][1]) + FLIP_PRIOR for index in chosen)
+            if best is None or cost < best[0]:
+                best = (cost, chosen)
+    return frozenset(best[1]) if best else frozenset()
 
 
 def synthetic_field_corners(

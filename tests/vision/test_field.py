@@ -361,3 +361,30 @@ def test_colour_cannot_vouch_where_the_board_has_a_checker_sets_own_colour() -> 
     assert vouch(*on_felt, field.radius) is True
     top[...] = cv2.cvtColor(np.uint8([[felt.clip(0, 255).round()]]), cv2.COLOR_LAB2BGR)[0, 0]
     assert _voucher(top, board)(*on_felt, field.radius) is False
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_a_glare_lit_row_is_counted_for_its_side_to_keep_fifteen_a_side(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a lamp's glare over Black's two back checkers (p1) makes them look light, though not
+    # quite like White's: seventeen White are seen, so the row that looks least like White's
+    # set is Black's, and is counted so, as unsure
+    style, calibration, rng = _white_side_style(seed)
+    frame = render_frame(Scene.starting(), style, rng)
+    field = calibration.field
+    left, right, base, _direction = field.column("p1")
+    top = base - 4.4 * field.radius
+    corners = field.to_camera(np.array([(left, base), (right, base), (right, top), (left, top)]))
+    lit = np.zeros(frame.image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(lit, corners.astype(np.int32), 255)
+    image = frame.image.astype(np.float32)
+    image[lit > 0] = 0.5 * image[lit > 0] + 0.5 * np.array([235.0, 240.0, 245.0], np.float32)
+    glare = image.astype(np.uint8)
+    observation = read_field(glare, calibration)
+    assert (observation.count("p1", "white"), observation.count("p1", "black")) == (0, 2)
+    assert observation.locations["p1"].black_confidence <= 0.5
+    assert observation.count("p6", "white") == 5
+    monkeypatch.setattr("vision.field_board.MOST_FLIPPED", 0)
+    unmended = read_field(glare, calibration)
+    assert (unmended.count("p1", "white"), unmended.count("p1", "black")) == (2, 0)
