@@ -21,7 +21,7 @@ from typing import Literal
 
 from controller.record.matfile import Action, GameRecord, MatchFile
 from controller.record.walk import Ending, Entry, MatchVisitor, Move, walk
-from controller.rules import Play, Position
+from controller.rules import Dice, Play, Position
 from sheshbesh.errors import SheshbeshError
 
 Half = Literal["left", "right"]
@@ -145,6 +145,7 @@ class _Director(MatchVisitor[Shot]):
         action, number = entry.action, entry.game.number
         who = self.players[action.player]
         assert action.dice is not None
+        Dice.coerce(action.dice)  # dice no die can show are refused before any shot, as ever
         if entry.opening:
             high, low = max(action.dice), min(action.dice)
             rolled = [(0, HALVES[0]), (0, HALVES[1])]
