@@ -9,7 +9,8 @@ import pytest
 from sheshbesh.locations import POINT_LOCATIONS
 from vision.config import ReaderConfig
 from vision.layout import BoardLayout
-from vision.reader import _pip_squash, read_board
+from vision.marker_dice import _pip_squash
+from vision.reader import read_board
 from vision.render import DieSpec, Scene, random_scene, render
 
 from .conftest import session
