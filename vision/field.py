@@ -38,6 +38,10 @@ FIELD_WIDTH = 720
 ASPECT_RANGE = (0.8, 2.2)
 #: the bar's width as a share of the field's, at least and at most
 BAR_RANGE = (0.025, 0.16)
+#: where the bar is looked for again, held to the middle: how far off the field's middle (a
+#: share of its width) a band's claim to be the bar falls by a factor e (corners clicked a little
+#: off true move the middle about that much)
+BAR_CENTRING = 0.02
 
 
 #: at most this many frame pixels per field pixel are warped; a larger view is shrunk first
@@ -273,8 +277,11 @@ def resize_matrix(size: tuple[int, int], calibrated: tuple[int, int]) -> FloatAr
     return np.array([[sx, 0, 0], [0, sy, 0], [0, 0, 1.0]])
 
 
-def locate_field(image: Image, corners: Sequence[tuple[float, float]]) -> Field:
-    """The field of ``image`` from its corners: proportions, rectification, bar and checker size.
+def locate_field(
+    image: Image, corners: Sequence[tuple[float, float]], *, bar_centring: float | None = None
+) -> Field:
+    """The field of ``image`` from its corners: proportions, rectification, bar and checker size
+    (``bar_centring``: see :func:`find_bar`).
 
     Raises :class:`CalibrationError` when the corners make no sense.
     """
@@ -292,7 +299,7 @@ def locate_field(image: Image, corners: Sequence[tuple[float, float]]) -> Field:
         FIELD_WIDTH / 30,
     )
     top = provisional.rectify(image)
-    bar = find_bar(top)
+    bar = find_bar(top, bar_centring)
     point_width = (FIELD_WIDTH - (bar[1] - bar[0])) / 12
     return Field(provisional.corners, size, FIELD_WIDTH, height, bar, 0.45 * point_width)
 
@@ -309,11 +316,13 @@ def _vertical_edge_profile(top: Image) -> FloatArray:
     return np.asarray(cv2.GaussianBlur(profile.reshape(1, -1), (5, 1), 0).ravel(), np.float64)
 
 
-def find_bar(top: Image) -> tuple[float, float]:
+def find_bar(top: Image, centring: float | None = None) -> tuple[float, float]:
     """The bar's left and right edge (field pixels) in a rectified field.
 
     The bar is the one band near the middle whose two edges run straight down the whole field;
-    where no such pair stands out, a bar one point wide in the middle is assumed.
+    where no such pair stands out, a bar one point wide in the middle is assumed. With
+    ``centring`` (a share of the field's width, :data:`BAR_CENTRING`) a band's claim weakens the
+    further its middle lies from the field's.
     """
     width = top.shape[1]
     profile = _vertical_edge_profile(top)
@@ -328,6 +337,11 @@ def find_bar(top: Image) -> tuple[float, float]:
             if abs(centre - width / 2) > 0.04 * width:
                 continue
             score = min(profile[left], profile[right]) / floor
+            if centring is not None:
+                # the two halves of a board are alike, so its bar lies in the middle of the
+                # field: a band off the middle (a raised bar's shadow beside it) must stand
+                # out far more to be taken for the bar
+                score *= math.exp(-(((centre - width / 2) / (centring * width)) ** 2))
             if score > best_score:
                 best, best_score = (float(left), float(right)), score
     if best is None or best_score < 3.0:

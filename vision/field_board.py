@@ -40,7 +40,7 @@ from vision.calibration import Calibration, decode_reference, encode_reference
 from vision.cube import FieldCube, locate_field_cube
 from vision.dice import read_dice
 from vision.errors import CalibrationError
-from vision.field import Field, locate_field, resize_matrix
+from vision.field import BAR_CENTRING, Field, locate_field, resize_matrix
 from vision.field_reader import (
     Checker,
     CheckerColours,
@@ -177,13 +177,18 @@ def calibrate_field(
     if settings is not None:
         return _calibrate(image, field, swap, settings)
     # a frame whose checkers all stand in tall stacks, or lie in a lamp's glare, shows few clear
-    # rims: the sets are looked for again among fainter ones before the frame is refused
+    # rims: the sets are looked for again among fainter ones before the frame is refused; and
+    # where a band beside the bar (a raised bar's shadow) was taken for it, every point lies a
+    # little off and no checker is found: the bar is looked for again, held to the middle
     first: CalibrationError | None = None
-    for present, clear in RELAXED:
-        try:
-            return _calibrate(image, field, swap, RingSettings(present=present, clear=clear))
-        except CalibrationError as error:
-            first = first or error
+    for centring in (None, BAR_CENTRING):
+        if centring is not None:
+            field = locate_field(image, corners, bar_centring=centring)
+        for present, clear in RELAXED:
+            try:
+                return _calibrate(image, field, swap, RingSettings(present=present, clear=clear))
+            except CalibrationError as error:
+                first = first or error
     assert first is not None
     raise first
 
