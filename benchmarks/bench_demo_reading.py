@@ -1,7 +1,7 @@
 """How well vision reads the demo's own frames: every settled shot of a real match, several boards.
 
 For each seed (a board style and camera pose), the embedded 3-point match is acted out by the director;
-every still shot is rendered once and read by :func:`vision.reader.read_board`; the reading is compared
+every still shot is rendered once and read by :func:`vision.reader.read_marker_board`; the reading is compared
 with what lies on the table (checkers per location, dice pips, cube face and place). The demo and the
 end-to-end test need this near perfect: one misread die can stall a game.
 
@@ -26,7 +26,7 @@ def main() -> None:
     from controller.record.matfile import read_mat
     from controller.sim.director import FAST_TIMING, direct_match
     from controller.sim.stage import Stage, calibrated_reader
-    from vision.reader import read_board
+    from vision.reader import read_marker_board
 
     root = Path(__file__).resolve().parents[1]
     match = read_mat((root / "controller" / "data" / "demo-3pt.mat").read_text())
@@ -38,7 +38,7 @@ def main() -> None:
         shots = [shot for shot in direct_match(match, FAST_TIMING) if not shot.hand]
         for shot in shots:
             image = next(stage.frames(shot, 1))
-            seen = read_board(image, calibration)
+            seen = read_marker_board(image, calibration)
             scene = stage.scene(shot)
             problems = []
             for name, (white, black) in scene.counts.items():

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_dice.py [--families real,drawn,...] [--drawn 300] [--seed 0]
         [--real DIR] [--json] [--misses] [--photoreal tests/data/photoreal] [--model]
 
-Families come from :mod:`vision.dice_devset` (made from a seed, nothing stored). ``real`` is the
+Families come from :mod:`vision.synth.dice_devset` (made from a seed, nothing stored). ``real`` is the
 public photo set, tuned on before (reported, no longer a test); ``real-tinted``, ``real-degraded``
 and ``drawn`` are the tuning families; ``real-dark`` and ``real-inverted`` are HELD OUT: never looked
 at while tuning, reported apart. A die is right when a die with its pips is read in its image (the
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.dice import read_dice_photo  # noqa: E402
-from vision.dice_devset import FAMILIES, HELD_OUT, samples  # noqa: E402
+from vision.synth.dice_devset import FAMILIES, HELD_OUT, samples  # noqa: E402
 
 REAL = next(
     (

@@ -38,8 +38,8 @@ from vision.calibration import calibrate
 from vision.dice import read_dice_photo
 from vision.errors import VisionError
 from vision.images import load_image
-from vision.reader import read_board
-from vision.render import Scene, random_scene, random_style, render_frame
+from vision.reader import read_marker_board
+from vision.synth.render import DrawnScene, random_scene, random_style, render_frame
 
 REAL = Path(__file__).resolve().parents[1] / "tests" / "data" / "real" / "dice-matteop65"
 
@@ -57,7 +57,9 @@ def synthetic(boards: int, seed: int, verbose: bool) -> dict[str, float]:
     for index in range(boards):
         rng = np.random.default_rng(seed + index)
         style = random_style(rng, hard=True)
-        start = render_frame(Scene.starting(), dataclasses.replace(style, shadow=0.0), rng).image
+        start = render_frame(
+            DrawnScene.starting(), dataclasses.replace(style, shadow=0.0), rng
+        ).image
         scene = random_scene(rng)
         frame = render_frame(scene, style, rng).image
         try:
@@ -70,7 +72,7 @@ def synthetic(boards: int, seed: int, verbose: bool) -> dict[str, float]:
                 print(f"board {index}: calibration failed: {error}")
             continue
         began = time.perf_counter()
-        observation = read_board(frame, calibration)
+        observation = read_marker_board(frame, calibration)
         times.append(time.perf_counter() - began)
         wrong = [
             name
@@ -117,7 +119,7 @@ def synthetic(boards: int, seed: int, verbose: bool) -> dict[str, float]:
     }
 
 
-def tall_scene(rng: np.random.Generator, height: int) -> tuple[Scene, str]:
+def tall_scene(rng: np.random.Generator, height: int) -> tuple[DrawnScene, str]:
     """A position where one side piles ``height`` (11..15) checkers at one place: (scene, place)."""
     mover = int(rng.integers(2))
     place = "bar-white" if mover == 0 else "bar-black"
@@ -138,7 +140,7 @@ def tall_scene(rng: np.random.Generator, height: int) -> tuple[Scene, str]:
             add = min(left, int(rng.integers(1, 5)), 8 - counts[point][colour])
             counts[point][colour] += add
             left -= add
-    scene = Scene(counts={name: (white, black) for name, (white, black) in counts.items()})
+    scene = DrawnScene(counts={name: (white, black) for name, (white, black) in counts.items()})
     return scene, place
 
 
@@ -151,7 +153,9 @@ def tall_stacks(boards: int, seed: int, verbose: bool) -> dict[str, object]:
     for index in range(boards):
         rng = np.random.default_rng(10_000 + seed + index)
         style = random_style(rng, hard=True)
-        start = render_frame(Scene.starting(), dataclasses.replace(style, shadow=0.0), rng).image
+        start = render_frame(
+            DrawnScene.starting(), dataclasses.replace(style, shadow=0.0), rng
+        ).image
         height = int(rng.integers(11, 16))
         scene, place = tall_scene(rng, height)
         frame = render_frame(scene, style, rng).image
@@ -160,7 +164,7 @@ def tall_stacks(boards: int, seed: int, verbose: bool) -> dict[str, object]:
         except VisionError:
             by_height[height][1] += 1
             continue
-        observation = read_board(frame, calibration)
+        observation = read_marker_board(frame, calibration)
         seen = (observation.count(place, "white"), observation.count(place, "black"))
         ok = seen == scene.count(place)
         right += ok

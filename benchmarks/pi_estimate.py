@@ -7,7 +7,7 @@ and is not timed):
 * ``decode``: turning a USB webcam's MJPEG frame into pixels (``cv2.imdecode``). A Pi Camera
   Module through picamera2 delivers pixels and skips this.
 * ``settle``: settle detection, run on every frame (:class:`vision.settle.SettleDetector`).
-* ``read``: reading the board (:func:`vision.reader.read_board`), run once per settled stretch,
+* ``read``: reading the board (:func:`vision.reader.read_marker_board`), run once per settled stretch,
   not per frame (:class:`controller.table.reader.VisionReader`).
 * ``rest``: the referee, the record (a real SQLite file), the fake LEDs and the panel's hub.
 
@@ -85,9 +85,9 @@ def measure(shots: int, seed: int) -> Timings:
     root = Path(__file__).resolve().parents[1]
     match = read_mat((root / "controller" / "data" / "demo-3pt.mat").read_text())
     timings = Timings([], [], [], [], [])
-    # The adapter calls read_board by its module-level name: time it there.
-    original_read = adapter.read_board  # type: ignore[attr-defined]
-    setattr(adapter, "read_board", timed(timings.read, original_read))  # noqa: B010
+    # The adapter calls read_marker_board by its module-level name: time it there.
+    original_read = adapter.read_marker_board  # type: ignore[attr-defined]
+    setattr(adapter, "read_marker_board", timed(timings.read, original_read))  # noqa: B010
     try:
         with tempfile.TemporaryDirectory() as folder:
             live = open_demo_table(LiveTable("bench"), Path(folder) / "bench.sqlite")
@@ -114,7 +114,7 @@ def measure(shots: int, seed: int) -> Timings:
                     timings.rest.append(max(0.0, total - timings.settle[-1] - read))
             live.close()
     finally:
-        setattr(adapter, "read_board", original_read)  # noqa: B010
+        setattr(adapter, "read_marker_board", original_read)  # noqa: B010
     return timings
 
 

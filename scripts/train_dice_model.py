@@ -13,7 +13,7 @@ Training data, all regenerated on each run (nothing downloaded, nothing stored b
   middle (bare board, a checker's rim, a point's edge, the cube's digits, a die off to one side)
   are "no die";
 * the dice development set's TUNING families only (``real-tinted``, ``real-degraded``,
-  ``drawn``: :data:`vision.dice_devset.TUNING`), each labelled die cut out four times (turned at random), and
+  ``drawn``: :data:`vision.synth.dice_devset.TUNING`), each labelled die cut out four times (turned at random), and
   bare patches of the same photos;
 * the photoreal renders in ``tests/data/photoreal`` whose label says ``"split": "tune"`` (never
   ``heldout``, never ``tests/data/photoreal-heldout2``, never the public photos of the ``real``
@@ -42,7 +42,6 @@ import numpy.typing as npt
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision import dice_devset  # noqa: E402
 from vision.dice_model import (  # noqa: E402
     COCKED,
     CROP_PER_SIDE,
@@ -53,6 +52,7 @@ from vision.dice_model import (  # noqa: E402
 )
 from vision.field_board import calibrate_field  # noqa: E402
 from vision.images import load_image  # noqa: E402
+from vision.synth import dice_devset  # noqa: E402
 
 Crops = list[npt.NDArray[np.uint8]]
 PHOTOREAL = ROOT / "tests" / "data" / "photoreal"

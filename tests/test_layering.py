@@ -56,10 +56,10 @@ LEAF_ROOMS = {
 #: event names and the LED scene's words, never the runner, the record, the table or the panel.
 REFEREE_MAY_IMPORT = {"controller.rules", "controller.events", "controller.lights"}
 
-#: The simulation: never loaded by the live table. ``controller.sim`` is the package; the renderer,
-#: the match-file modules of ``controller.record`` (all but the SQLite store: the text format, the
-#: export, the walk and the rules replay) and the photoreal set are simulation too, though they live
-#: elsewhere.
+#: The simulation: never loaded by the live table. ``controller.sim`` is the package; vision's
+#: renderers (``vision.synth``: the synthetic camera and the dice development set), the match-file
+#: modules of ``controller.record`` (all but the SQLite store: the text format, the export, the walk
+#: and the rules replay) and the photoreal set are simulation too, though they live elsewhere.
 SIMULATION = (
     "controller.record.export",
     "controller.record.matfile",
@@ -67,8 +67,7 @@ SIMULATION = (
     "controller.record.walk",
     "controller.sim",
     "synth",
-    "vision.dice_devset",
-    "vision.render",
+    "vision.synth",
 )
 
 #: The live table: ``sheshbesh run`` and the package it is assembled from.
@@ -259,6 +258,25 @@ def test_leaf_rooms_import_only_the_shared_words() -> None:
             if _room(target) not in allowed
         )
         assert wrong == [], f"{module} imports {wrong}; {room} may import only {sorted(allowed)}"
+
+
+def test_vision_reads_without_its_renderers() -> None:
+    # The readers of vision never load the renderers (vision.synth) when they load: what the
+    # reader and the renderer share (the cube's drawn face) lives outside vision.synth. Only a
+    # deferred import may reach them (sources.RenderedSource draws frames when it is opened).
+    readers = [
+        m for m in modules() if _inside(m, ("vision",)) and not _inside(m, ("vision.synth",))
+    ]
+    assert "vision.reader" in readers and "vision.synth.render" in modules()
+    wrong = {
+        module: sorted(
+            t for t in imports(module, load_time_only=True) if _inside(t, ("vision.synth",))
+        )
+        for module in readers
+    }
+    assert {module: found for module, found in wrong.items() if found} == {}
+    renderers = [m for m in modules() if _inside(m, ("vision.synth",))]
+    assert sorted(renderers) == ["vision.synth", "vision.synth.dice_devset", "vision.synth.render"]
 
 
 def test_the_referee_knows_nothing_of_the_table() -> None:

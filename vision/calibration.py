@@ -394,9 +394,9 @@ def calibrate(
     Raises :class:`BoardNotFoundError` or :class:`CalibrationError` with the reason.
 
     >>> import numpy as np
-    >>> from vision.render import Scene, random_style, render
+    >>> from vision.synth.render import DrawnScene, random_style, render
     >>> rng = np.random.default_rng(3)
-    >>> calibration = calibrate(render(Scene.starting(), random_style(rng), rng))
+    >>> calibration = calibrate(render(DrawnScene.starting(), random_style(rng), rng))
     >>> calibration.method, sorted(calibration.colours)[:2]
     ('markers', ['bar', 'black'])
     """

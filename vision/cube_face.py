@@ -1,6 +1,6 @@
 """The doubling cube's face as drawn: the renderer paints it and the board reader matches against it.
 
-It sits apart from :mod:`vision.render` so that the live reader's cube templates do not load the
+It sits apart from :mod:`vision.synth.render` so that the live reader's cube templates do not load the
 whole renderer (the simulation) into the product's process.
 """
 

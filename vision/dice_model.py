@@ -13,7 +13,7 @@ It is trained by ``scripts/train_dice_model.py`` on data made from seeds (dice d
 the dice development set's tuning families, and the tuning split of the photoreal renders); nothing
 is downloaded and nothing held out is used.
 
->>> from vision.dice_devset import plain_scene
+>>> from vision.synth.dice_devset import plain_scene
 >>> image = plain_scene([(5, (60.0, 60.0))], body=(240, 240, 240), pip=(20, 20, 20), side=24)
 >>> classify_face(image, (60.0, 60.0), 24.0).label
 5

@@ -9,9 +9,9 @@ under ``bar-black``. The trays lie outside the field, so the borne-off counts ar
 does not show of each side's fifteen (with a confidence that says they were not seen).
 
 >>> import numpy as np
->>> from vision.render import Scene, random_style, render_frame
+>>> from vision.synth.render import DrawnScene, random_style, render_frame
 >>> rng = np.random.default_rng(5)
->>> frame = render_frame(Scene.starting(), random_style(rng, hard=False), rng)
+>>> frame = render_frame(DrawnScene.starting(), random_style(rng, hard=False), rng)
 >>> corners = synthetic_field_corners(frame.homography)
 >>> calibration = calibrate_field(frame.image, corners)
 >>> observation = read_field(frame.image, calibration)

@@ -8,12 +8,12 @@ resting places (:mod:`vision.marker_cube`). A board known by its field corners i
 
 >>> import numpy as np
 >>> from vision.calibration import calibrate
->>> from vision.render import DieSpec, Scene, random_style, render
+>>> from vision.synth.render import DieSpec, DrawnScene, random_style, render
 >>> rng = np.random.default_rng(7)
 >>> style = random_style(rng, hard=False)
->>> calibration = calibrate(render(Scene.starting(), style, rng))
->>> frame = render(Scene.starting(dice=(DieSpec(6), DieSpec(2))), style, rng)
->>> observation = read_board(frame, calibration)
+>>> calibration = calibrate(render(DrawnScene.starting(), style, rng))
+>>> frame = render(DrawnScene.starting(dice=(DieSpec(6), DieSpec(2))), style, rng)
+>>> observation = read_marker_board(frame, calibration)
 >>> observation.count("p6", "white"), sorted(d.pips for d in observation.dice)
 (5, [2, 6])
 """
@@ -69,7 +69,7 @@ def _camera_box(
     return (int(x0), int(y0), math.ceil(x1 - x0), math.ceil(y1 - y0))
 
 
-def read_board(
+def read_marker_board(
     image: Image,
     calibration: Calibration,
     config: ReaderConfig | None = None,
@@ -83,12 +83,12 @@ def read_board(
     Raises :class:`vision.errors.ImageError` for a bad image and
     :class:`vision.errors.CalibrationError` for a calibration without learned colours.
     """
-    return read_board_in_detail(
+    return read_marker_board_in_detail(
         image, calibration, config, state=state, frame=frame, time=time
     ).observation
 
 
-def read_board_in_detail(
+def read_marker_board_in_detail(
     image: Image,
     calibration: Calibration,
     config: ReaderConfig | None = None,
@@ -97,7 +97,7 @@ def read_board_in_detail(
     frame: int = 0,
     time: float = 0.0,
 ) -> BoardReading:
-    """Like :func:`read_board`, keeping the rectified image and the evidence for an overlay."""
+    """Like :func:`read_marker_board`, keeping the rectified image and the evidence for an overlay."""
     config = config or ReaderConfig()
     image = check_image(image)
     top = calibration.rectify(image)

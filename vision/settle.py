@@ -7,10 +7,10 @@ so tests never sleep.
 
 >>> import numpy as np
 >>> from vision.calibration import calibrate
->>> from vision.render import Scene, random_style, render
+>>> from vision.synth.render import DrawnScene, random_style, render
 >>> rng = np.random.default_rng(2)
 >>> style = random_style(rng, hard=False)
->>> frame = render(Scene.starting(), style, rng)
+>>> frame = render(DrawnScene.starting(), style, rng)
 >>> detector = SettleDetector(calibrate(frame))
 >>> [detector.update(frame, t) for t in (0.0, 0.3, 1.0)]
 ['moving', 'moving', 'settled']

@@ -10,9 +10,9 @@ A camera that cannot be opened raises :class:`vision.errors.FrameSourceError` na
 stops delivering frames is reopened (``reconnect_attempts`` times) before that error is raised.
 
 >>> import numpy as np
->>> from vision.render import Scene, random_style
+>>> from vision.synth.render import DrawnScene, random_style
 >>> rng = np.random.default_rng(0)
->>> with RenderedSource([Scene.starting()], random_style(rng), seed=1) as source:
+>>> with RenderedSource([DrawnScene.starting()], random_style(rng), seed=1) as source:
 ...     frame = next(iter(source))
 >>> frame.index, frame.image.shape
 (0, (720, 1280, 3))
@@ -35,7 +35,7 @@ from vision.errors import FrameSourceError, ImageError
 from vision.images import Image, load_image
 
 if TYPE_CHECKING:  # the renderer is the simulation's: a live camera never loads it
-    from vision.render import Scene, Style
+    from vision.synth.render import DrawnScene, Style
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -334,10 +334,10 @@ class FolderSource(Closing):
 
 
 class RenderedSource(Closing):
-    """Frames drawn by :func:`vision.render.render`, one per scene, ``interval`` seconds apart."""
+    """Frames drawn by :func:`vision.synth.render.render`, one per scene, ``interval`` seconds apart."""
 
     def __init__(
-        self, scenes: Sequence[Scene], style: Style, seed: int = 0, interval: float = 0.1
+        self, scenes: Sequence[DrawnScene], style: Style, seed: int = 0, interval: float = 0.1
     ) -> None:
         self.scenes = list(scenes)
         self.style = style
@@ -345,7 +345,7 @@ class RenderedSource(Closing):
         self.interval = interval
 
     def __iter__(self) -> Iterator[Frame]:
-        from vision.render import render
+        from vision.synth.render import render
 
         rng = np.random.default_rng(self.seed)
         for index, scene in enumerate(self.scenes):

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.field_board import FieldCalibration, load_calibration, read_field
     from vision.images import load_image
     from vision.overlay import draw_field_reading, draw_reading
-    from vision.reader import read_board
+    from vision.reader import read_marker_board
 
     try:
         image = load_image(args.image)
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             observation = read_field(image, calibration)
             drawn = draw_field_reading(image, calibration, observation)
         else:
-            observation = read_board(image, calibration, config)
+            observation = read_marker_board(image, calibration, config)
             drawn = draw_reading(image, calibration, observation)
         if args.overlay:
             import cv2

@@ -33,7 +33,7 @@ from controller.sim.stage import DemoControls, Image, Stage, calibrated_reader
 from controller.table.assembly import FrameClock, LiveTable
 from controller.table.runner import Runner
 from controller.table.table import Table
-from vision.render import SceneError
+from vision.synth.render import DrawnSceneError
 
 Part = TypeVar("Part")
 
@@ -175,7 +175,7 @@ def _frames(stage: Stage, shot: Shot, count: int) -> Iterator[Image]:
     naming the moment (the game and the move), not a traceback."""
     try:
         yield from stage.frames(shot, count)
-    except SceneError as error:
+    except DrawnSceneError as error:
         raise DirectorError(f"{shot.caption}: the board cannot be drawn ({error})") from error
 
 

@@ -28,7 +28,7 @@ from controller.rules import Dice
 from controller.rules.sheshbesh import SheshBeshGame
 from controller.sim.stage import Image, Stage, calibrated_reader
 from controller.table.assembly import LiveTable, TableError
-from vision.render import DieSpec, Scene, render
+from vision.synth.render import DieSpec, DrawnScene, render
 
 Half = Literal["left", "right"]
 #: Where each player's dice come to rest: White (0) rolls into the right half, Black into the left.
@@ -89,7 +89,7 @@ def direct_game(seed: int, hand: float = 0.2, still: float = 0.6) -> Iterator[Do
 
 def frames(stage: Stage, shot: DoubletsShot, count: int) -> Iterator[Image]:
     """``count`` frames of ``shot`` by the demo's camera (a hand changes every frame)."""
-    scene = Scene(counts=shot.counts, dice=shot.dice, cube_place=None, hand=shot.hand)
+    scene = DrawnScene(counts=shot.counts, dice=shot.dice, cube_place=None, hand=shot.hand)
     if shot.hand:
         for _ in range(count):
             yield render(scene, stage.style, stage.rng)

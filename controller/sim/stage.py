@@ -15,7 +15,7 @@ from controller.table.controls import RunnerControls
 from controller.table.reader import Image, VisionReader, jpeg
 from controller.table.runner import Runner
 from vision.calibration import calibrate
-from vision.render import DieSpec, Scene, Style, random_style, render
+from vision.synth.render import DieSpec, DrawnScene, Style, random_style, render
 
 __all__ = ["DemoControls", "Image", "Stage", "calibrated_reader"]
 
@@ -27,11 +27,11 @@ class Stage:
         self.rng = np.random.default_rng(seed)
         self.style = style or random_style(self.rng, hard=False)
 
-    def scene(self, shot: Shot, hand: bool = False) -> Scene:
+    def scene(self, shot: Shot, hand: bool = False) -> DrawnScene:
         table = shot.table
         halves = {half for _, half in table.dice}
         dice = tuple(DieSpec(pips, half=half) for pips, half in table.dice)
-        return Scene.from_sides(
+        return DrawnScene.from_sides(
             table.white,
             table.black,
             dice=dice,
@@ -52,7 +52,7 @@ class Stage:
             yield image
 
     def starting_frame(self) -> Image:
-        return render(Scene.starting(), self.style, self.rng)
+        return render(DrawnScene.starting(), self.style, self.rng)
 
 
 def calibrated_reader(stage: Stage, settle_seconds: float = 0.4) -> VisionReader:

@@ -1,4 +1,4 @@
-"""Vision as the table uses it: settle detection around :func:`vision.reader.read_board`.
+"""Vision as the table uses it: settle detection around :func:`vision.reader.read_marker_board`.
 
 :class:`VisionReader` is the :class:`controller.table.table.BoardReader` of ``run`` and ``demo``. The live
 table imports this module, so it imports nothing of the simulation: the demo's rendered camera is
@@ -18,7 +18,7 @@ from sheshbesh.observation import Observation
 from vision.calibration import Calibration
 from vision.config import ReaderConfig
 from vision.field_board import FieldCalibration, FieldSettleDetector, read_field
-from vision.reader import read_board
+from vision.reader import read_marker_board
 from vision.settle import SettleDetector
 
 Image = npt.NDArray[np.uint8]
@@ -60,7 +60,7 @@ class VisionReader:
     def _read(self, image: Image, time: float) -> Observation:
         if isinstance(self.calibration, FieldCalibration):
             return read_field(image, self.calibration, frame=self._frame, time=time)
-        return read_board(image, self.calibration, self.config, frame=self._frame, time=time)
+        return read_marker_board(image, self.calibration, self.config, frame=self._frame, time=time)
 
 
 def jpeg(image: Image) -> bytes:

@@ -22,7 +22,7 @@ from controller.sim.stage import Stage, calibrated_reader
 from sheshbesh.observation import LocationCount, Observation
 from tests.shared_data import MATCHES_DIR
 from vision.calibration import Calibration
-from vision.reader import read_board as read_frame
+from vision.reader import read_marker_board as read_frame
 
 TALL_MATCHES = Path(__file__).resolve().parents[1] / "data" / "tall-stacks"
 

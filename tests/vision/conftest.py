@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.calibration import Calibration, calibrate
-from vision.render import Scene, Style, random_style, render
+from vision.synth.render import DrawnScene, Style, random_style, render
 
 cv2.setNumThreads(1)
 
@@ -18,7 +18,7 @@ def session(seed: int, *, hard: bool = True) -> tuple[Style, Calibration, np.ran
     """A style, its calibration on the starting position (no passing shadow) and the rng after it."""
     rng = np.random.default_rng(seed)
     style = random_style(rng, hard=hard)
-    start = render(Scene.starting(), dataclasses.replace(style, shadow=0.0), rng)
+    start = render(DrawnScene.starting(), dataclasses.replace(style, shadow=0.0), rng)
     return style, calibrate(start), rng
 
 

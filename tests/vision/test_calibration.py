@@ -11,14 +11,14 @@ import pytest
 
 from vision.calibration import Calibration, calibrate, find_markers, locate_board
 from vision.errors import BoardNotFoundError, CalibrationError
-from vision.render import Scene, random_style, render
+from vision.synth.render import DrawnScene, random_style, render
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_markers_give_the_board_corners_within_a_pixel_and_a_half(seed: int) -> None:
     rng = np.random.default_rng(seed)
     style = random_style(rng, hard=True)
-    image = render(Scene.starting(), dataclasses.replace(style, shadow=0.0), rng)
+    image = render(DrawnScene.starting(), dataclasses.replace(style, shadow=0.0), rng)
     calibration = locate_board(image)
     found = calibration.to_camera(style.layout.board_corners())
     error = np.abs(found - np.array(style.corners)).max()
@@ -29,7 +29,7 @@ def test_markers_give_the_board_corners_within_a_pixel_and_a_half(seed: int) -> 
 def test_corners_by_hand_give_the_same_board() -> None:
     rng = np.random.default_rng(4)
     style = random_style(rng, hard=False)
-    image = render(Scene.starting(), style, rng)
+    image = render(DrawnScene.starting(), style, rng)
     by_hand = locate_board(image, corners=style.corners)
     assert by_hand.method == "corners"
     point = np.array([[0.5, 0.3]])
@@ -67,7 +67,7 @@ def test_colours_are_learned_and_white_differs_from_black(easy_session: tuple) -
 def test_a_frame_with_no_checkers_cannot_teach_colours() -> None:
     rng = np.random.default_rng(9)
     style = random_style(rng, hard=False)
-    empty = render(Scene(counts={}), style, rng)
+    empty = render(DrawnScene(counts={}), style, rng)
     with pytest.raises(CalibrationError, match="look alike"):
         calibrate(empty)
 

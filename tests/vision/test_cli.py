@@ -12,7 +12,7 @@ import pytest
 
 from controller.cli import main
 from tests.shared_data import REAL_DICE
-from vision.render import DieSpec, Scene, random_style, render
+from vision.synth.render import DieSpec, DrawnScene, random_style, render
 
 
 @pytest.fixture(scope="module")
@@ -21,8 +21,10 @@ def frames(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     rng = np.random.default_rng(8)
     style = random_style(rng, hard=False)
     start, play = folder / "start.png", folder / "play.png"
-    cv2.imwrite(str(start), render(Scene.starting(), dataclasses.replace(style, shadow=0.0), rng))
-    scene = Scene.starting(dice=(DieSpec(5), DieSpec(2)), cube_value=4, cube_place="black")
+    cv2.imwrite(
+        str(start), render(DrawnScene.starting(), dataclasses.replace(style, shadow=0.0), rng)
+    )
+    scene = DrawnScene.starting(dice=(DieSpec(5), DieSpec(2)), cube_value=4, cube_place="black")
     cv2.imwrite(str(play), render(scene, style, rng))
     return start, play
 

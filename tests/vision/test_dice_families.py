@@ -1,4 +1,4 @@
-"""The dice reader on the development families of vision.dice_devset: drawn dice of every kind, and
+"""The dice reader on the development families of vision.synth.dice_devset: drawn dice of every kind, and
 the HELD-OUT dark dice with light pips made from the real photos (never used for tuning).
 
 Floors sit a little under the figures measured with ``benchmarks/bench_dice.py`` so that a change
@@ -13,7 +13,7 @@ import pytest
 
 from tests.shared_data import REAL_DICE
 from vision.dice import read_dice_photo
-from vision.dice_devset import HELD_OUT, TUNING, samples
+from vision.synth.dice_devset import HELD_OUT, TUNING, samples
 
 
 def score(family: str, drawn: int = 0) -> tuple[float, float]:

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from vision.dice import LAYOUT_LIMIT, layout_misfit, read_dice, read_dice_photo
-from vision.dice_devset import LAYOUTS, plain_scene
 from vision.errors import ImageError
+from vision.synth.dice_devset import LAYOUTS, plain_scene
 
 POLARITIES = {
     "white die, black pips": ((235.0, 235.0, 235.0), (20.0, 20.0, 20.0)),

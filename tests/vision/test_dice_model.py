@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.dice_devset import plain_scene
 from vision.dice_model import (
     CROP,
     LABELS,
@@ -23,6 +22,7 @@ from vision.dice_model import (
     shipped_model,
 )
 from vision.errors import ImageError
+from vision.synth.dice_devset import plain_scene
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a die's side on a board camera's rectified field (a little under half a checker's width)

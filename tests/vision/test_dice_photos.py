@@ -4,7 +4,7 @@ Labels: one line per die, class = pips - 1. One label file (five_1) names a die 
 photo; it stays in the count, so the figures here are slightly below the reader's real rate.
 
 These photos are no longer tuned on (the reader is polarity-agnostic and tuned on the families of
-vision.dice_devset); the floors below sit under the measured figures (94.0% of dice, 76.7% of
+vision.synth.dice_devset); the floors below sit under the measured figures (94.0% of dice, 76.7% of
 images with ``benchmarks/bench_dice.py``) so that a change that loses ground fails. The earlier
 reader, fitted to these photos, read 99.5% of them but 0.2% of dark dice with light pips.
 """

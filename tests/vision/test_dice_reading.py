@@ -10,8 +10,8 @@ from sheshbesh.locations import POINT_LOCATIONS
 from vision.config import ReaderConfig
 from vision.layout import BoardLayout
 from vision.marker_dice import _pip_squash
-from vision.reader import read_board
-from vision.render import DieSpec, Scene, random_scene, render
+from vision.reader import read_marker_board
+from vision.synth.render import DieSpec, DrawnScene, random_scene, render
 
 from .conftest import session
 
@@ -35,7 +35,7 @@ def test_no_phantom_die_on_a_busy_board_without_dice(seed: int) -> None:
     style, calibration, rng = session(seed, hard=False)
     for _ in range(3):
         scene = random_scene(rng, dice=False)
-        observation = read_board(render(scene, style, rng), calibration)
+        observation = read_marker_board(render(scene, style, rng), calibration)
         assert observation.dice == (), scene.counts
 
 
@@ -43,20 +43,20 @@ def test_no_phantom_die_on_a_busy_board_without_dice(seed: int) -> None:
 def test_dice_beside_checkers_are_not_lost(seed: int) -> None:
     # a half whose every point holds checkers leaves the dice only the space beside them
     style, calibration, rng = session(seed, hard=False)
-    scene = Scene(
+    scene = DrawnScene(
         counts=_crowded_half("right", 4), dice=(DieSpec(2), DieSpec(5)), dice_half="right"
     )
-    observation = read_board(render(scene, style, rng), calibration)
+    observation = read_marker_board(render(scene, style, rng), calibration)
     assert sorted((d.pips, d.cocked) for d in observation.dice) == [(2, False), (5, False)]
 
 
 def test_each_die_reports_its_half() -> None:
     style, calibration, rng = session(7, hard=False)
-    scene = Scene.starting(dice=(DieSpec(3, half="left"), DieSpec(5, half="right")))
-    observation = read_board(render(scene, style, rng), calibration)
+    scene = DrawnScene.starting(dice=(DieSpec(3, half="left"), DieSpec(5, half="right")))
+    observation = read_marker_board(render(scene, style, rng), calibration)
     assert sorted((d.pips, d.half) for d in observation.dice) == [(3, "left"), (5, "right")]
-    both_right = Scene.starting(dice=(DieSpec(1), DieSpec(6)), dice_half="right")
-    observation = read_board(render(both_right, style, rng), calibration)
+    both_right = DrawnScene.starting(dice=(DieSpec(1), DieSpec(6)), dice_half="right")
+    observation = read_marker_board(render(both_right, style, rng), calibration)
     assert [d.half for d in observation.dice] == ["right", "right"]
 
 
@@ -73,8 +73,8 @@ def test_cube_two_and_eight_are_told_apart(seed: int) -> None:
     style, calibration, rng = session(seed, hard=False)
     for value in (2, 8):
         for place in ("white", "black", "middle"):
-            scene = Scene.starting(cube_value=value, cube_place=place)
-            cube = read_board(render(scene, style, rng), calibration).cube
+            scene = DrawnScene.starting(cube_value=value, cube_place=place)
+            cube = read_marker_board(render(scene, style, rng), calibration).cube
             assert cube is not None and (cube.value, cube.place) == (value, place)
 
 
@@ -83,8 +83,8 @@ def test_cocked_dice_with_many_pips_are_flagged_and_flat_ones_not(pips: int) -> 
     right = 0
     for seed in (70, 71, 72):
         style, calibration, rng = session(seed, hard=False)
-        scene = Scene.starting(dice=(DieSpec(pips, cocked=True), DieSpec(pips)))
-        observation = read_board(render(scene, style, rng), calibration)
+        scene = DrawnScene.starting(dice=(DieSpec(pips, cocked=True), DieSpec(pips)))
+        observation = read_marker_board(render(scene, style, rng), calibration)
         right += sorted(d.cocked for d in observation.dice) == [False, True]
     assert right >= 2
 

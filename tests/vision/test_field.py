@@ -22,7 +22,7 @@ from vision.field_board import (
     read_field,
     synthetic_field_corners,
 )
-from vision.render import Scene, Style, random_scene, random_style, render_frame
+from vision.synth.render import DrawnScene, Style, random_scene, random_style, render_frame
 
 SIZE = (1280, 720)
 
@@ -104,7 +104,7 @@ def _white_side_style(seed: int) -> tuple[Style, FieldCalibration, np.random.Gen
     rng = np.random.default_rng(seed)
     for _ in range(20):
         style = random_style(rng, hard=False)
-        frame = render_frame(Scene.starting(), dataclasses.replace(style, shadow=0.0), rng)
+        frame = render_frame(DrawnScene.starting(), dataclasses.replace(style, shadow=0.0), rng)
         corners = synthetic_field_corners(frame.homography, style.layout)
         if corners[0][0] < corners[1][0]:
             return style, calibrate_field(frame.image, corners), rng
@@ -121,7 +121,7 @@ def test_calibration_learns_two_sets_white_the_lighter() -> None:
 
 def test_starting_position_is_read_exactly() -> None:
     style, calibration, rng = _white_side_style(5)
-    frame = render_frame(Scene.starting(), style, rng)
+    frame = render_frame(DrawnScene.starting(), style, rng)
     observation = read_field(frame.image, calibration)
     expected = {"p6": (5, 0), "p8": (3, 0), "p13": (5, 0), "p24": (2, 0)}
     expected |= {"p1": (0, 2), "p12": (0, 5), "p17": (0, 3), "p19": (0, 5)}
@@ -132,20 +132,20 @@ def test_starting_position_is_read_exactly() -> None:
 
 
 def _side(points: dict[int, int]) -> list[int]:
-    """25 counts from a side's own 1-point (bar last), as :meth:`Scene.from_sides` takes them."""
+    """25 counts from a side's own 1-point (bar last), as :meth:`DrawnScene.from_sides` takes them."""
     return [points.get(n, 0) for n in range(1, 26)]
 
 
 def test_calibration_on_any_position_reads_the_start() -> None:
     # calibrated on a frame of play (not the start), then the starting position is read
     style, _calibration, rng = _white_side_style(11)
-    scene = Scene.from_sides(
+    scene = DrawnScene.from_sides(
         _side({6: 4, 8: 2, 13: 4, 24: 2, 4: 2, 10: 1}), _side({1: 2, 12: 4, 17: 3, 19: 4, 20: 2})
     )
     frame = render_frame(scene, style, rng)
     corners = synthetic_field_corners(frame.homography, style.layout)
     anywhere = calibrate_field(frame.image, corners)
-    start = render_frame(Scene.starting(), style, rng)
+    start = render_frame(DrawnScene.starting(), style, rng)
     observation = read_field(start.image, anywhere)
     assert observation.count("p6", "white") == 5
     assert observation.count("p19", "black") == 5
@@ -171,7 +171,7 @@ def test_random_positions_mostly_exact() -> None:
 
 def test_swap_makes_the_darker_set_white() -> None:
     style, _calibration, rng = _white_side_style(5)
-    frame = render_frame(Scene.starting(), style, rng)
+    frame = render_frame(DrawnScene.starting(), style, rng)
     corners = synthetic_field_corners(frame.homography, style.layout)
     swapped = calibrate_field(frame.image, corners, swap=True)
     observation = read_field(frame.image, swapped)
@@ -195,7 +195,7 @@ def test_calibration_round_trips_and_rescales(tmp_path: Path) -> None:
     loaded = load_calibration(path)
     assert isinstance(loaded, FieldCalibration)
     assert loaded.field.to_dict() == calibration.field.to_dict()
-    frame = render_frame(Scene.starting(), style, rng).image
+    frame = render_frame(DrawnScene.starting(), style, rng).image
     half = cv2.resize(frame, (640, 360), interpolation=cv2.INTER_AREA)
     observation = read_field(half, loaded)
     assert observation.count("p13", "white") == 5
@@ -216,7 +216,7 @@ def test_malformed_calibration_files_are_named(tmp_path: Path, text: str) -> Non
 
 def test_command_line_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     style, _calibration, rng = _white_side_style(5)
-    frame = render_frame(Scene.starting(), style, rng)
+    frame = render_frame(DrawnScene.starting(), style, rng)
     image, calibration, overlay = tmp_path / "start.png", tmp_path / "cal.json", tmp_path / "o.png"
     cv2.imwrite(str(image), frame.image)
     field = synthetic_field_corners(frame.homography, style.layout)
@@ -308,7 +308,7 @@ def test_overlay_that_cannot_be_written_is_one_line(
 ) -> None:
     style, calibration, rng = _white_side_style(5)
     image, cal = tmp_path / "start.png", tmp_path / "cal.json"
-    cv2.imwrite(str(image), render_frame(Scene.starting(), style, rng).image)
+    cv2.imwrite(str(image), render_frame(DrawnScene.starting(), style, rng).image)
     calibration.save(cal)
     for overlay in (tmp_path, tmp_path / "no-type"):
         argv = ["read", str(image), "--calibration", str(cal), "--overlay", str(overlay)]
@@ -371,7 +371,7 @@ def test_a_glare_lit_row_is_counted_for_its_side_to_keep_fifteen_a_side(
     # quite like White's: seventeen White are seen, so the row that looks least like White's
     # set is Black's, and is counted so, as unsure
     style, calibration, rng = _white_side_style(seed)
-    frame = render_frame(Scene.starting(), style, rng)
+    frame = render_frame(DrawnScene.starting(), style, rng)
     field = calibration.field
     left, right, base, _direction = field.column("p1")
     top = base - 4.4 * field.radius

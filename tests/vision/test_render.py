@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.render import (
+from vision.synth.render import (
     DieSpec,
-    Scene,
-    SceneError,
+    DrawnScene,
+    DrawnSceneError,
     random_scene,
     random_style,
     render,
@@ -42,7 +42,7 @@ def test_from_sides_maps_each_side_from_its_own_one_point() -> None:
     black = [0] * 25
     white[0], white[24] = 2, 1  # two on White's 1-point, one on the bar
     black[5] = 3  # three on Black's 6-point = White's 19
-    scene = Scene.from_sides(white, black)
+    scene = DrawnScene.from_sides(white, black)
     assert scene.count("p1") == (2, 0)
     assert scene.count("p19") == (0, 3)
     assert scene.count("bar-white") == (1, 0)
@@ -61,14 +61,14 @@ def test_from_sides_maps_each_side_from_its_own_one_point() -> None:
     ],
 )
 def test_bad_scenes_are_refused_with_the_reason(arguments: dict[str, object], message: str) -> None:
-    with pytest.raises(SceneError, match=message):
-        Scene(**arguments)  # type: ignore[arg-type]
+    with pytest.raises(DrawnSceneError, match=message):
+        DrawnScene(**arguments)  # type: ignore[arg-type]
 
 
 def test_more_than_fifteen_at_one_place_is_refused() -> None:
     rng = np.random.default_rng(1)
-    with pytest.raises(SceneError, match="16 checkers do not fit at 'p6' \\(at most 15\\)"):
-        render(Scene(counts={"p6": (16, 0)}), random_style(rng), rng)
+    with pytest.raises(DrawnSceneError, match="16 checkers do not fit at 'p6' \\(at most 15\\)"):
+        render(DrawnScene(counts={"p6": (16, 0)}), random_style(rng), rng)
 
 
 @pytest.mark.parametrize(
@@ -84,8 +84,8 @@ def test_more_than_fifteen_at_one_place_is_refused() -> None:
 def test_any_legal_pile_is_drawn_and_each_checker_shows(counts: dict[str, tuple[int, int]]) -> None:
     rng = np.random.default_rng(3)
     style = random_style(rng, hard=False)
-    empty = render(Scene(counts={}), style, np.random.default_rng(4))
-    image = render(Scene(counts=counts), style, np.random.default_rng(4))
+    empty = render(DrawnScene(counts={}), style, np.random.default_rng(4))
+    image = render(DrawnScene(counts=counts), style, np.random.default_rng(4))
     assert image.shape == (720, 1280, 3)
     changed = (np.abs(image.astype(int) - empty.astype(int)).max(axis=2) > 40).mean()
     assert changed > 0.01  # the checkers are there to see
@@ -104,7 +104,7 @@ def test_dice_land_in_the_half_asked_for() -> None:
     rng = np.random.default_rng(2)
     style = random_style(rng)
     for half in ("left", "right"):
-        scene = Scene.starting(dice=(DieSpec(3), DieSpec(4)), dice_half=half)
+        scene = DrawnScene.starting(dice=(DieSpec(3), DieSpec(4)), dice_half=half)
         frame = render_frame(scene, style, rng)
         inverse = np.linalg.inv(frame.homography)
         for x, y in frame.dice_centres:

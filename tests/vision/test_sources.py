@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from vision.errors import FrameSourceError, ImageError
-from vision.render import Scene, random_style
 from vision.sources import (
     CameraSource,
     FolderSource,
@@ -19,6 +18,7 @@ from vision.sources import (
     first_frame,
     open_source,
 )
+from vision.synth.render import DrawnScene, random_style
 
 
 class FakeCapture:
@@ -105,7 +105,9 @@ def test_video_source_plays_an_image_sequence(tmp_path: Path) -> None:
 
 def test_rendered_source_and_open_source() -> None:
     rng = np.random.default_rng(0)
-    with RenderedSource([Scene.starting(), Scene.starting()], random_style(rng), seed=3) as source:
+    with RenderedSource(
+        [DrawnScene.starting(), DrawnScene.starting()], random_style(rng), seed=3
+    ) as source:
         frames = list(source)
     assert len(frames) == 2 and frames[1].time == pytest.approx(0.1)
     with pytest.raises(FrameSourceError, match=r"no camera, folder or video"):

@@ -23,7 +23,6 @@ import pytest
 
 from controller.cli import main
 from vision.errors import FrameSourceError
-from vision.render import Scene, random_style, render
 from vision.sources import (
     CameraSource,
     PiCameraSource,
@@ -32,6 +31,7 @@ from vision.sources import (
     open_source,
     parse_picamera,
 )
+from vision.synth.render import DrawnScene, random_style, render
 
 
 class FakeCamera:
@@ -174,7 +174,7 @@ def test_open_source_and_calibrate_take_frames_from_the_pi_camera(
 ) -> None:
     rng = np.random.default_rng(8)
     style = dataclasses.replace(random_style(rng, hard=False), shadow=0.0)
-    board = render(Scene.starting(), style, rng)
+    board = render(DrawnScene.starting(), style, rng)
     log: list[str] = []
     module = fake_picamera2([lambda: FakeCamera([board.copy()], log) for _ in range(2)])
     monkeypatch.setitem(sys.modules, "picamera2", module)

@@ -5,7 +5,7 @@ Everything random comes from the ``numpy.random.Generator`` passed in, so a seed
 
 >>> import numpy as np
 >>> rng = np.random.default_rng(1)
->>> image = render(Scene.starting(), random_style(rng), rng)
+>>> image = render(DrawnScene.starting(), random_style(rng), rng)
 >>> image.shape, image.dtype.name
 ((720, 1280, 3), 'uint8')
 """
@@ -44,7 +44,7 @@ PIP_LAYOUT: dict[int, tuple[tuple[float, float], ...]] = {
 }
 
 
-class SceneError(VisionError, ValueError):
+class DrawnSceneError(VisionError, ValueError):
     """A scene cannot be drawn (bad counts, dice or cube); the message names the field."""
 
 
@@ -60,7 +60,7 @@ class DieSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class Scene:
+class DrawnScene:
     """What lies on the board: ``counts`` maps a location to (white, black) checkers there."""
 
     counts: Mapping[str, tuple[int, int]]
@@ -73,20 +73,20 @@ class Scene:
     def __post_init__(self) -> None:
         for name, (white, black) in self.counts.items():
             if name not in LOCATIONS:
-                raise SceneError(f"scene names unknown location {name!r}")
+                raise DrawnSceneError(f"scene names unknown location {name!r}")
             if white < 0 or black < 0:
-                raise SceneError(f"negative checker count at {name!r}: {(white, black)!r}")
+                raise DrawnSceneError(f"negative checker count at {name!r}: {(white, black)!r}")
         for die in self.dice:
             if not 1 <= die.pips <= 6:
-                raise SceneError(f"die with {die.pips!r} pips")
+                raise DrawnSceneError(f"die with {die.pips!r} pips")
             if die.half not in (None, "left", "right"):
-                raise SceneError(f"die half {die.half!r} is not 'left' or 'right'")
+                raise DrawnSceneError(f"die half {die.half!r} is not 'left' or 'right'")
         if self.cube_value not in CUBE_FACES:
-            raise SceneError(f"cube face {self.cube_value!r} is not one of {CUBE_FACES}")
+            raise DrawnSceneError(f"cube face {self.cube_value!r} is not one of {CUBE_FACES}")
         if self.cube_place is not None and self.cube_place not in CUBE_PLACES:
-            raise SceneError(f"cube place {self.cube_place!r} is not one of {CUBE_PLACES}")
+            raise DrawnSceneError(f"cube place {self.cube_place!r} is not one of {CUBE_PLACES}")
         if self.dice_half not in ("left", "right"):
-            raise SceneError(f"dice half {self.dice_half!r} is not 'left' or 'right'")
+            raise DrawnSceneError(f"dice half {self.dice_half!r} is not 'left' or 'right'")
 
     def count(self, location: str) -> tuple[int, int]:
         return self.counts.get(location, (0, 0))
@@ -97,17 +97,17 @@ class Scene:
         white: Sequence[int],
         black: Sequence[int],
         **options: object,
-    ) -> Scene:
+    ) -> DrawnScene:
         """A scene from GNU Backgammon-style sides: 25 ints each, own 1-point first, bar last.
 
         Checkers missing from a side's 15 are borne off.
 
         >>> start = [0] * 5 + [5, 0, 3] + [0] * 4 + [5] + [0] * 10 + [2, 0]
-        >>> Scene.from_sides(start, start).count("p1")
+        >>> DrawnScene.from_sides(start, start).count("p1")
         (0, 2)
         """
         if len(white) != 25 or len(black) != 25:
-            raise SceneError(f"sides need 25 counts each, got {len(white)} and {len(black)}")
+            raise DrawnSceneError(f"sides need 25 counts each, got {len(white)} and {len(black)}")
         counts: dict[str, tuple[int, int]] = {}
         for index in range(24):
             w_name, b_name = f"p{index + 1}", f"p{24 - index}"
@@ -118,11 +118,11 @@ class Scene:
         counts["off-white"] = (15 - sum(white), 0)
         counts["off-black"] = (0, 15 - sum(black))
         if counts["off-white"][0] < 0 or counts["off-black"][1] < 0:
-            raise SceneError("a side has more than 15 checkers")
+            raise DrawnSceneError("a side has more than 15 checkers")
         return cls(counts=counts, **options)  # type: ignore[arg-type]
 
     @classmethod
-    def starting(cls, **options: object) -> Scene:
+    def starting(cls, **options: object) -> DrawnScene:
         """The starting position of backgammon, no dice, the cube in the middle."""
         start = [0] * 5 + [5, 0, 3] + [0] * 4 + [5] + [0] * 10 + [2, 0]
         return cls.from_sides(start, start, **options)
@@ -295,12 +295,12 @@ class RenderedFrame:
     dice_centres: tuple[tuple[float, float], ...]
 
 
-def render(scene: Scene, style: Style, rng: np.random.Generator) -> Image:
+def render(scene: DrawnScene, style: Style, rng: np.random.Generator) -> Image:
     """Draw ``scene`` as ``style``'s camera sees it: a BGR uint8 image of ``style.size``."""
     return render_frame(scene, style, rng).image
 
 
-def render_frame(scene: Scene, style: Style, rng: np.random.Generator) -> RenderedFrame:
+def render_frame(scene: DrawnScene, style: Style, rng: np.random.Generator) -> RenderedFrame:
     """Like :func:`render`, also returning the homography and where the dice landed."""
     layout = style.layout
     s = _CANVAS_SCALE
@@ -434,7 +434,7 @@ def _draw_checker(
 
 
 def _draw_checkers(
-    canvas: Image, scene: Scene, style: Style, rng: np.random.Generator
+    canvas: Image, scene: DrawnScene, style: Style, rng: np.random.Generator
 ) -> list[tuple[float, float, float]]:
     """Every checker of ``scene``: first rows, then each higher layer over all of them.
 
@@ -450,7 +450,7 @@ def _draw_checkers(
             continue
         slots = layout.slots(location)
         if len(colours) > len(slots):
-            raise SceneError(
+            raise DrawnSceneError(
                 f"{len(colours)} checkers do not fit at {location!r} (at most {len(slots)})"
             )
         if location in OFF_LOCATIONS:
@@ -508,7 +508,7 @@ def _square(
 
 def _draw_dice(
     canvas: Image,
-    scene: Scene,
+    scene: DrawnScene,
     style: Style,
     rng: np.random.Generator,
     checkers: list[tuple[float, float, float]],
@@ -598,7 +598,7 @@ def _rotate(vector: tuple[float, float], angle: float) -> npt.NDArray[np.float64
     return np.array((x * c - y * s, x * s + y * c))
 
 
-def _draw_cube(canvas: Image, scene: Scene, style: Style, rng: np.random.Generator) -> None:
+def _draw_cube(canvas: Image, scene: DrawnScene, style: Style, rng: np.random.Generator) -> None:
     layout = style.layout
     assert scene.cube_place is not None
     x0, y0, x1, y1 = layout.cube_rect(scene.cube_place)
@@ -700,7 +700,7 @@ def _camera_flaws(image: Image, style: Style, rng: np.random.Generator) -> Image
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def random_scene(rng: np.random.Generator, *, dice: bool = True, cocked: float = 0.1) -> Scene:
+def random_scene(rng: np.random.Generator, *, dice: bool = True, cocked: float = 0.1) -> DrawnScene:
     """A random position (15 checkers a side, stacks up to ten, bar and trays), dice and cube.
 
     Points never hold both colours; at most four checkers a side wait on the bar.
@@ -726,7 +726,7 @@ def random_scene(rng: np.random.Generator, *, dice: bool = True, cocked: float =
         specs = tuple(
             DieSpec(int(rng.integers(1, 7)), bool(rng.random() < cocked)) for _ in range(2)
         )
-    return Scene(
+    return DrawnScene(
         counts={name: (white, black) for name, (white, black) in counts.items()},
         dice=specs,
         dice_half="left" if rng.random() < 0.5 else "right",
