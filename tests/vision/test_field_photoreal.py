@@ -22,20 +22,23 @@ from vision.images import load_image
 PHOTOREAL = Path(__file__).resolve().parents[1] / "data" / "photoreal"
 #: rendered after the reader's last tuning, held-out styles only, never looked at one by one
 HELDOUT2 = PHOTOREAL.with_name("photoreal-heldout2")
+#: generation 3 (dice leaning on the wall too), rendered after the reader's thresholds were set
+HELDOUT3 = PHOTOREAL.with_name("photoreal-heldout3")
 #: share of points and bar read exactly, at least (tuning families / held-out ones); measured
-#: 96.0%, 95.5% and 96.0% when these were raised from 0.9
-FLOORS = {"tune": 0.93, "heldout": 0.93, "heldout2": 0.93}
+#: 96.0%, 95.5% and 96.0% when these were raised from 0.9; held-out set 3 read 94.5% when added
+FLOORS = {"tune": 0.93, "heldout": 0.93, "heldout2": 0.93, "heldout3": 0.92}
 #: share of the frames with a hand over the field that are refused, at least (both splits)
 HANDS_FLOOR = 0.65
 
 
 def _labelled() -> Iterator[tuple[Path, dict[str, object]]]:
-    for folder in (PHOTOREAL, HELDOUT2):
+    sets = {PHOTOREAL: None, HELDOUT2: "heldout2", HELDOUT3: "heldout3"}
+    for folder, split in sets.items():
         for label_file in sorted(folder.glob("*.json")):
             labels = json.loads(label_file.read_text())
             if "field_corners" in labels:
-                if folder == HELDOUT2:
-                    labels["split"] = "heldout2"
+                if split is not None:
+                    labels["split"] = split
                 yield label_file, labels
 
 
@@ -44,7 +47,7 @@ def readings() -> dict[str, list[tuple[int, int, bool]]]:
     """Per split: (points and bar exact, scored, hand frame refused as occluded) per frame."""
     if not any(True for _ in _labelled()):
         pytest.skip("no photoreal set in tests/data/photoreal")
-    out: dict[str, list[tuple[int, int, bool]]] = {"tune": [], "heldout": [], "heldout2": []}
+    out: dict[str, list[tuple[int, int, bool]]] = {split: [] for split in FLOORS}
     for label_file, labels in _labelled():
         image = load_image(label_file.with_name(str(labels["image"])))
         corners = [(float(x), float(y)) for x, y in labels["field_corners"]]  # type: ignore[attr-defined]
@@ -73,7 +76,7 @@ def readings() -> dict[str, list[tuple[int, int, bool]]]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("split", ["tune", "heldout", "heldout2"])
+@pytest.mark.parametrize("split", list(FLOORS))
 def test_points_read_on_photoreal_boards(
     readings: dict[str, list[tuple[int, int, bool]]], split: str
 ) -> None:
