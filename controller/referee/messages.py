@@ -2,8 +2,8 @@
 
 The referee is a pure state machine: ``Referee.handle(input) -> list[Effect]``. Inputs are what the
 board, the buttons, the clock and the panel's admin page report; effects are what a runner carries
-out, in order: :class:`Record` first (append and commit to the event log), then lights, panel and
-speech.
+out, in order: :class:`RecordEvent` first (append and commit to the event log), then lights, panel
+and speech.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ __all__ = [
     "NewMatch",
     "ObservationSeen",
     "PanelState",
-    "Record",
+    "RecordEvent",
     "Resign",
     "Say",
     "ShowLights",
@@ -116,7 +116,7 @@ Input = ObservationSeen | ButtonPressed | Tick | NewMatch | Resign | Undo | Paus
 
 
 @dataclass(frozen=True, slots=True)
-class Record:
+class RecordEvent:
     """Append ``event`` to the log and commit, before acting on anything that follows."""
 
     event: Event
@@ -143,4 +143,4 @@ class Say:
     text: str
 
 
-Effect = Record | ShowLights | PanelState | Say
+Effect = RecordEvent | ShowLights | PanelState | Say

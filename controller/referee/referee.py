@@ -1,12 +1,13 @@
 """The referee: follows a match over a real board and judges every play and cube action.
 
 A pure state machine. :meth:`Referee.handle` takes one input (an observation, a button, a clock tick,
-an admin request) and returns the effects a runner carries out: :class:`Record` effects first (append
-to the event log and commit), then lights, the panel's snapshot and sentences for the players. The
-referee's state changes only by folding the events it records (:func:`.fold.fold`, pure), so
-:meth:`Referee.from_events` on the log rebuilds exactly the same state (crash and power-cut
-recovery). The panel's snapshot and the lights are pure views of that state (:mod:`.views`); where
-Shesh Besh's rules differ from backgammon's, the referee asks the match's variant (:mod:`.variants`).
+an admin request) and returns the effects a runner carries out: :class:`RecordEvent` effects first
+(append to the event log and commit), then lights, the panel's snapshot and sentences for the
+players. The referee's state changes only by folding the events it records (:func:`.fold.fold`,
+pure), so :meth:`Referee.from_events` on the log rebuilds exactly the same state (crash and
+power-cut recovery). The panel's snapshot and the lights are pure views of that state
+(:mod:`.views`); where Shesh Besh's rules differ from backgammon's, the referee asks the match's
+variant (:mod:`.variants`).
 
 Decisions taken over the board (see also the docstrings of :mod:`.reading` and :mod:`.turn`):
 
@@ -78,7 +79,7 @@ from controller.referee.messages import (
     NewMatch,
     ObservationSeen,
     PanelState,
-    Record,
+    RecordEvent,
     Resign,
     Say,
     ShowLights,
@@ -111,7 +112,7 @@ class Referee:
 
     >>> referee = Referee(clock=lambda: 0.0)
     >>> effects = referee.handle(NewMatch(MatchSettings(("Alice", "Bob"), length=3)))
-    >>> [effect.event.type for effect in effects if isinstance(effect, Record)]
+    >>> [effect.event.type for effect in effects if isinstance(effect, RecordEvent)]
     ['match_started', 'game_started']
     """
 
@@ -200,7 +201,7 @@ class Referee:
         """Record an event: it goes out as an effect and is folded into the state at once."""
         self.last_sequence += 1
         event = Event(type_, data, float(self.clock()), self.last_sequence)
-        self._effects.append(Record(event))
+        self._effects.append(RecordEvent(event))
         self._fold(event)
         return event
 

@@ -34,7 +34,7 @@ class DirectorError(SheshbeshError, ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class StillTable:
     """What lies on the board: both sides' checkers (own numbering, index 24 = bar), dice, cube."""
 
     white: tuple[int, ...]
@@ -44,11 +44,11 @@ class Table:
     cube_place: str = "middle"
 
     @classmethod
-    def from_position(cls, position: Position) -> Table:
+    def from_position(cls, position: Position) -> StillTable:
         white, black = position.by_player()
         return cls(tuple(white), tuple(black))
 
-    def with_position(self, position: Position) -> Table:
+    def with_position(self, position: Position) -> StillTable:
         white, black = position.by_player()
         return replace(self, white=tuple(white), black=tuple(black))
 
@@ -57,7 +57,7 @@ class Table:
 class Shot:
     """One still moment: ``table`` held for ``seconds``; ``hand`` means a hand is over the board."""
 
-    table: Table
+    table: StillTable
     seconds: float
     hand: bool
     caption: str
@@ -115,11 +115,13 @@ class _Director(MatchVisitor[Shot]):
     def __init__(self, players: tuple[str, str], pace: Timing) -> None:
         self.players = players
         self.pace = pace
-        self.table = Table.from_position(Position.initial())
+        self.table = StillTable.from_position(Position.initial())
         self.cube = 1
         self.offered_by: int | None = None
 
-    def two(self, caption: str, number: int, *, hand_table: Table | None = None) -> Iterator[Shot]:
+    def two(
+        self, caption: str, number: int, *, hand_table: StillTable | None = None
+    ) -> Iterator[Shot]:
         """A hand over the board, then the table still: how every moment is shown."""
         pace = self.pace
         yield Shot(hand_table or self.table, pace.hand, True, caption, number)
@@ -129,7 +131,7 @@ class _Director(MatchVisitor[Shot]):
         number, players = game.number, self.players
         plays = [a for a in game.actions if a.kind == "play"]
         first = plays[0].player if plays else 0
-        self.table = Table.from_position(Position.initial(turn=first))
+        self.table = StillTable.from_position(Position.initial(turn=first))
         self.cube = 1
         self.offered_by = None
         yield Shot(self.table, self.pace.hand, True, f"game {number}: setting up", number)
@@ -219,7 +221,7 @@ def final_positions(match: MatchFile) -> list[Position]:
     """The position at the end of each game (for tests of the director itself)."""
     finals: list[Position] = []
     for game in match.games:
-        table: Table | None = None
+        table: StillTable | None = None
         for shot in direct_match(MatchFile(match.length, match.players, (game,))):
             table = shot.table
         assert table is not None

@@ -1,9 +1,9 @@
 """The thin runner: feeds inputs to the referee and carries out its effects, the record first.
 
-For each input the referee returns effects in order. Every :class:`Record` effect is appended to the
-event log and committed before anything after it is done; lights, the panel and speech follow. If
-the log cannot be written, the runner rebuilds the referee from the log (dropping what was not
-recorded) and re-raises: the board is never told about an event the log does not hold.
+For each input the referee returns effects in order. Every :class:`RecordEvent` effect is appended
+to the event log and committed before anything after it is done; lights, the panel and speech
+follow. If the log cannot be written, the runner rebuilds the referee from the log (dropping what
+was not recorded) and re-raises: the board is never told about an event the log does not hold.
 
 On start, :meth:`Runner.resume` rebuilds the referee from the log's current match and sends it a
 clock tick, which completes anything a crash cut short (a game won but not yet scored, the next game
@@ -30,8 +30,7 @@ from typing import Any, Protocol
 
 from controller.events import Event
 from controller.lights.scene import Scene
-from controller.record.store import Record as EventLog
-from controller.record.store import RecordError
+from controller.record.store import Record, RecordError
 from controller.referee import (
     ButtonPressed,
     ClockSettings,
@@ -40,7 +39,7 @@ from controller.referee import (
     NewMatch,
     PanelState,
     PauseClock,
-    Record,
+    RecordEvent,
     Referee,
     Resign,
     Say,
@@ -82,7 +81,7 @@ class Runner:
     def __init__(
         self,
         referee: Referee,
-        record: EventLog,
+        record: Record,
         lights: Iterable[LightsSink] = (),
         panels: Iterable[PanelSink] = (),
         speak: Callable[[str], None] | None = None,
@@ -104,7 +103,7 @@ class Runner:
     @classmethod
     def resume(
         cls,
-        record: EventLog,
+        record: Record,
         clock: Clock = time.time,
         lights: Iterable[LightsSink] = (),
         panels: Iterable[PanelSink] = (),
@@ -139,7 +138,7 @@ class Runner:
         effects = self.referee.handle(item)
         recorded: list[Event] = []
         for effect in effects:
-            if isinstance(effect, Record):
+            if isinstance(effect, RecordEvent):
                 try:
                     self.record.append(effect.event)
                 except RecordError:
@@ -231,7 +230,7 @@ def favour_the_referee() -> None:
     sys.setswitchinterval(REFEREE_SWITCH_INTERVAL)
 
 
-def _rebuild(record: EventLog, clock: Clock) -> Referee:
+def _rebuild(record: Record, clock: Clock) -> Referee:
     match = record.current_match
     if match is None:
         return Referee(clock=clock, last_sequence=record.last_sequence())

@@ -17,7 +17,7 @@ import pytest
 
 from controller.record.matfile import read_mat
 from controller.referee.reading import Board, Mismatch, read_board
-from controller.sim.director import Shot, Table, direct_match
+from controller.sim.director import Shot, StillTable, direct_match
 from controller.sim.stage import Stage, calibrated_reader
 from sheshbesh.observation import LocationCount, Observation
 from tests.shared_data import MATCHES_DIR
@@ -44,7 +44,7 @@ def camera() -> tuple[Stage, Calibration]:
     return stage, calibration
 
 
-def seen(camera: tuple[Stage, Calibration], table: Table) -> Observation:
+def seen(camera: tuple[Stage, Calibration], table: StillTable) -> Observation:
     stage, calibration = camera
     shot = Shot(table, 1.0, False, "a still board", 1)
     return read_frame(next(stage.frames(shot, 1)), calibration)
@@ -68,7 +68,7 @@ def test_generated_tall_stacks_go_through_render_read_and_referee(
     camera: tuple[Stage, Calibration], white: Sequence[int], black: Sequence[int]
 ) -> None:
     truth = Board(tuple(white), tuple(black))
-    observation = seen(camera, Table(truth.white, truth.black))
+    observation = seen(camera, StillTable(truth.white, truth.black))
     assert read_board(observation) == truth
     # where checkers lie on others, vision says it is unsure
     for name, (white_count, black_count) in truth.counts().items():
@@ -114,7 +114,7 @@ def test_a_miscounted_layered_stack_is_settled_by_the_fifteen_a_side(
 ) -> None:
     white, black = side(p6=13, p5=2), side(p8=15)
     truth = Board(white, black)
-    observation = seen(camera, Table(white, black))
+    observation = seen(camera, StillTable(white, black))
     assert read_board(observation) == truth
     # one checker of the layered stack missed, as vision might: its count was unsure, so the
     # referee puts it back (White must have fifteen) ...

@@ -20,7 +20,7 @@ from controller.referee import (
     Input,
     MatchSettings,
     ObservationSeen,
-    Record,
+    RecordEvent,
     Referee,
 )
 from controller.referee.turn import board_of
@@ -139,7 +139,7 @@ def run(referee: Referee, inputs: list[Input]) -> list[Event]:
 
 
 def recorded(effects: list[Effect]) -> list[Event]:
-    return [effect.event for effect in effects if isinstance(effect, Record)]
+    return [effect.event for effect in effects if isinstance(effect, RecordEvent)]
 
 
 def of_type(events: list[Event], *types: str) -> Iterator[Event]:
