@@ -62,7 +62,9 @@ def run_batch(source: TextIO, sink: TextIO) -> int:
     return 0
 
 
-def describe(position_text: str, dice_text: str | None, text: PlayersText | None = None) -> str:
+def describe_plays(
+    position_text: str, dice_text: str | None, text: PlayersText | None = None
+) -> str:
     """Human-readable list of the plays, one distinct result per line, in ``text``'s language
     (English without one; notation and IDs as they are).
 
@@ -122,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        print(describe(args.position_id, args.dice, PlayersText()))
+        print(describe_plays(args.position_id, args.dice, PlayersText()))
     except RulesError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -24,7 +24,7 @@ from controller.lights.scene import Light, Scene
 from sheshbesh.locations import LOCATIONS
 
 
-def walk(
+def walk_leds(
     show: Callable[[Scene], None],
     step_s: float,
     say: Callable[[str], None],
@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         say(f"lights: {json.dumps(lights.link_status())}")
         say(f"buttons: {', '.join(buttons.names) or '(none reported yet)'}")
-        walk(lights.show, args.step, say)
+        walk_leds(lights.show, args.step, say)
         say(f"lights: {json.dumps(lights.link_status())}")
         return 0 if lights.is_connected else 1
     except KeyboardInterrupt:

@@ -24,8 +24,8 @@ from controller.referee.messages import (
     Resign,
     Say,
     ShowLights,
+    TakeBack,
     Tick,
-    Undo,
 )
 from controller.referee.reading import Board, Mismatch, read_board
 from controller.referee.referee import Referee
@@ -56,7 +56,7 @@ __all__ = [
     "Resign",
     "Say",
     "ShowLights",
+    "TakeBack",
     "Tick",
-    "Undo",
     "read_board",
 ]

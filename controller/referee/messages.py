@@ -34,8 +34,8 @@ __all__ = [
     "Resign",
     "Say",
     "ShowLights",
+    "TakeBack",
     "Tick",
-    "Undo",
 ]
 BUTTONS: Final[tuple[str, ...]] = (
     "done",
@@ -103,13 +103,13 @@ class Resign:
 
 
 @dataclass(frozen=True, slots=True)
-class Undo:
+class TakeBack:
     """Admin: take back to the position recorded by event ``to`` (a sequence number) of this game."""
 
     to: int
 
 
-Input = ObservationSeen | ButtonPressed | Tick | NewMatch | Resign | Undo | PauseClock
+Input = ObservationSeen | ButtonPressed | Tick | NewMatch | Resign | TakeBack | PauseClock
 
 
 # -- effects -----------------------------------------------------------------------------------

@@ -83,8 +83,8 @@ from controller.referee.messages import (
     Resign,
     Say,
     ShowLights,
+    TakeBack,
     Tick,
-    Undo,
 )
 from controller.referee.reading import Board, Mismatch, raw_counts, read_board
 from controller.referee.state import GameState
@@ -177,7 +177,7 @@ class Referee:
             self._new_match(item.settings)
         elif isinstance(item, Resign):
             self._offer_resignation(item.player, item.points)
-        elif isinstance(item, Undo):
+        elif isinstance(item, TakeBack):
             self._undo(item.to)
         elif isinstance(item, PauseClock):
             self._pause_clock(item.paused, item.by, strict=True)

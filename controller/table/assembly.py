@@ -35,7 +35,7 @@ from controller.referee import ButtonPressed, ClockSettings
 from controller.table.health import Health, leds_health
 from controller.table.panel import StatusPanel, serve_panel
 from controller.table.runner import Runner
-from controller.table.table import BoardReader, Image, Table, summary_of
+from controller.table.table import BoardReader, Image, Table, progress_line
 from sheshbesh.closing import Closing
 from sheshbesh.errors import SheshbeshError
 
@@ -355,7 +355,7 @@ class LiveTable(Closing):
         if self.analyst is not None:
             self.analyst.on_event(event)
         if event.type in self.progress and self.runner is not None:
-            print(summary_of(self.runner.referee.snapshot()) + f"  [{event.type}]", flush=True)
+            print(progress_line(self.runner.referee.snapshot()) + f"  [{event.type}]", flush=True)
 
     @staticmethod
     def _opened(part: Part | None, name: str) -> Part:

@@ -108,7 +108,7 @@ class Table:
         return events
 
 
-def summary_of(snapshot: Mapping[str, Any]) -> str:
+def progress_line(snapshot: Mapping[str, Any]) -> str:
     """One progress line for the terminal from the panel snapshot."""
     match = snapshot.get("match") or {}
     players = match.get("players") or ["White", "Black"]

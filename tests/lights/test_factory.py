@@ -199,11 +199,11 @@ def test_relative_pin_map_is_found_from_any_directory(
 
 
 def test_bring_up_check_walks_every_led(capsys: pytest.CaptureFixture[str]) -> None:
-    from controller.lights.check import main, walk
+    from controller.lights.check import main, walk_leds
 
     lights = FakeLights()
     said: list[str] = []
-    shown = walk(lights.show, 0.0, said.append, sleep=lambda seconds: None)
+    shown = walk_leds(lights.show, 0.0, said.append, sleep=lambda seconds: None)
     assert shown == len(lights.history) == 28 + 6 + 1
     assert [list(scene.lit()) for scene in lights.history[:28]] == [[name] for name in LOCATIONS]
     assert said[0] == "LED  0: p1" and said[27] == "LED 27: off-black"

@@ -17,8 +17,8 @@ from controller.referee import (
     Resign,
     Say,
     ShowLights,
+    TakeBack,
     Tick,
-    Undo,
 )
 from controller.referee.turn import board_of
 from controller.rules import Dice, Play, Position, Step
@@ -225,7 +225,7 @@ def test_undo_takes_back_the_last_play_and_the_board_must_follow() -> None:
 def test_undo_to_an_event_outside_the_game_is_refused() -> None:
     referee = started()
     with pytest.raises(RefereeInputError, match="not in the current game"):
-        referee.handle(Undo(to=1))
+        referee.handle(TakeBack(to=1))
 
 
 def test_resignation_accepted_scores_and_refused_goes_on() -> None:
@@ -290,7 +290,7 @@ def test_admin_undo_to_an_earlier_event_of_the_game() -> None:
     )
     assert types(events) == ["play", "dice_rolled", "play"]
     assert len(referee.game.moves) == 2
-    events = recorded(referee.handle(Undo(to=events[0].sequence)))
+    events = recorded(referee.handle(TakeBack(to=events[0].sequence)))
     assert types(events) == ["undo"]
     assert events[0].data["position_id"] == black.to_position_id()
     assert len(referee.game.moves) == 1 and referee.game.phase == "rolling"

@@ -8,7 +8,7 @@ import pytest
 from referee_testkit import load_match, match_inputs, run
 
 from controller.referee import Referee
-from controller.referee.messages import Undo
+from controller.referee.messages import TakeBack
 from sheshbesh.language import LANGUAGES, translations
 from sheshbesh.match import MatchSettings
 from sheshbesh.phrases import find_phrase, translate_sentence
@@ -26,8 +26,8 @@ def refusals() -> dict[str, str]:
     events = run(finished, match_inputs(load_match("gnubg-selfplay-1pt-seed11.mat")))
     last_won = [event for event in events if event.type == "game_won"][-1]
     return {
-        "not in this game": _refused(lambda: Referee().handle(Undo(5))),
-        "game over there": _refused(lambda: finished.handle(Undo(last_won.sequence))),
+        "not in this game": _refused(lambda: Referee().handle(TakeBack(5))),
+        "game over there": _refused(lambda: finished.handle(TakeBack(last_won.sequence))),
         "malformed": _refused(lambda: MatchSettings.from_data({"players": "x", "length": "seven"})),
     }
 

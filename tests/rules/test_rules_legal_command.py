@@ -6,7 +6,7 @@ import io
 import subprocess
 import sys
 
-from controller.commands.legal import batch_line, describe, run_batch
+from controller.commands.legal import batch_line, describe_plays, run_batch
 from controller.rules import Position, legal_plays
 
 CLOSED = Position(
@@ -64,11 +64,11 @@ def test_console_command_end_to_end() -> None:
 
 
 def test_describe_a_position_with_no_move() -> None:
-    text = describe(CLOSED.to_position_id(), "64")
+    text = describe_plays(CLOSED.to_position_id(), "64")
     assert "no legal move" in text
 
 
 def test_describe_reads_an_xgid_with_its_dice() -> None:
-    text = describe("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", None)
+    text = describe_plays("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", None)
     assert text.startswith("4HPwATDgc/ABMA to roll 5-2: 8 distinct results")
     assert "  13/11 13/8  " in text
