@@ -22,7 +22,7 @@ from controller.analysis.bgsage_engine import (
     availability,
     is_installed,
 )
-from controller.analysis.context import CubeView, MatchContext, crawford_flags
+from controller.analysis.context import MatchContext, MoverView, crawford_flags
 from controller.analysis.engine import Analyser, CubeEquities, RankedPlay
 from controller.analysis.errors import (
     AnalysisError,
@@ -53,9 +53,9 @@ __all__ = [
     "BgsageAnalyser",
     "CubeEquities",
     "CubeVerdict",
-    "CubeView",
     "MatchAnalysis",
     "MatchContext",
+    "MoverView",
     "PlayVerdict",
     "PlayerTotals",
     "RankedPlay",

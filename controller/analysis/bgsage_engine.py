@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any, Final
 
 from controller.analysis.board import Sides, from_signed_board, to_signed_board
-from controller.analysis.context import CubeView
+from controller.analysis.context import MoverView
 from controller.analysis.engine import CubeEquities, RankedPlay
 from controller.analysis.errors import AnalysisInputError, AnalysisNotInstalledError
 
@@ -76,7 +76,7 @@ class BgsageAnalyser:
         return f"bgsage {self.level}"
 
     @staticmethod
-    def _match_arguments(view: CubeView) -> dict[str, Any]:
+    def _match_arguments(view: MoverView) -> dict[str, Any]:
         return {
             "away1": view.away_self,
             "away2": view.away_opponent,
@@ -85,7 +85,7 @@ class BgsageAnalyser:
             "beaver": view.beaver,
         }
 
-    def cube_equities(self, sides: Sides, view: CubeView) -> CubeEquities:
+    def cube_equities(self, sides: Sides, view: MoverView) -> CubeEquities:
         result = self._engine.cube_action(
             to_signed_board(sides), view.cube_value, view.cube_owner, **self._match_arguments(view)
         )
@@ -116,7 +116,7 @@ class BgsageAnalyser:
         )
 
     def ranked_plays(
-        self, sides: Sides, dice: tuple[int, int], view: CubeView, played: Sides | None = None
+        self, sides: Sides, dice: tuple[int, int], view: MoverView, played: Sides | None = None
     ) -> list[RankedPlay]:
         before = to_signed_board(sides)
         force = [to_signed_board(played)] if played is not None else None

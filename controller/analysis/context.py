@@ -8,7 +8,7 @@ the middle, mine or my opponent's, and in money play whether the Jacoby rule and
 
 >>> context = MatchContext(length=7, score=(4, 2), cube_value=2, cube_owner=1)
 >>> context.for_player(1)
-CubeView(away_self=5, away_opponent=3, is_crawford=False, cube_value=2, cube_owner='player', jacoby=False, beaver=False)
+MoverView(away_self=5, away_opponent=3, is_crawford=False, cube_value=2, cube_owner='player', jacoby=False, beaver=False)
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _is_power_of_two(value: int) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class CubeView:
+class MoverView:
     """The match around a decision from the point of view of the player on roll.
 
     ``away_self``/``away_opponent`` are the points each side still needs (both 0 in money play).
@@ -65,12 +65,12 @@ class CubeView:
         """Whether the player on roll has a cube decision at all (access, no Crawford, live cube)."""
         return self.cube_owner != "opponent" and not self.is_crawford and not self.is_cube_dead
 
-    def flipped(self) -> CubeView:
+    def flipped(self) -> MoverView:
         """The same match from the opponent's side."""
         owner: OwnerView = {"centered": "centered", "player": "opponent", "opponent": "player"}[
             self.cube_owner
         ]  # type: ignore[assignment]
-        return CubeView(
+        return MoverView(
             away_self=self.away_opponent,
             away_opponent=self.away_self,
             is_crawford=self.is_crawford,
@@ -143,7 +143,7 @@ class MatchContext:
         _check_player(player)
         return 0 if self.is_money else self.length - self.score[player]
 
-    def for_player(self, player: int) -> CubeView:
+    def for_player(self, player: int) -> MoverView:
         """The engine's inputs for a decision by ``player`` (the one on roll, or the one doubled)."""
         _check_player(player)
         owner: OwnerView
@@ -153,7 +153,7 @@ class MatchContext:
             owner = "player"
         else:
             owner = "opponent"
-        return CubeView(
+        return MoverView(
             away_self=self.away(player),
             away_opponent=self.away(1 - player),
             is_crawford=self.crawford_game,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
 from controller.analysis.board import Sides
-from controller.analysis.context import CubeView
+from controller.analysis.context import MoverView
 
 #: How the doubled player answers a double.
 Response = Literal["take", "pass", "beaver"]
@@ -87,12 +87,12 @@ class Analyser(Protocol):
         """Engine and level, for reports (e.g. ``"bgsage 1ply"``)."""
         ...
 
-    def cube_equities(self, sides: Sides, view: CubeView) -> CubeEquities:
+    def cube_equities(self, sides: Sides, view: MoverView) -> CubeEquities:
         """No-double, double/take, double/pass (and double/beaver) equities before the roll."""
         ...
 
     def ranked_plays(
-        self, sides: Sides, dice: tuple[int, int], view: CubeView, played: Sides | None = None
+        self, sides: Sides, dice: tuple[int, int], view: MoverView, played: Sides | None = None
     ) -> list[RankedPlay]:
         """Every distinct legal play for ``dice``, best first; empty when no play is possible.
 

@@ -11,7 +11,7 @@ import dataclasses
 import threading
 
 from controller.analysis.board import Sides, pip_counts
-from controller.analysis.context import CubeView
+from controller.analysis.context import MoverView
 from controller.analysis.engine import CubeEquities, RankedPlay
 from controller.analysis.errors import AnalysisNotInstalledError
 from controller.analysis.source import TurnSource
@@ -49,8 +49,8 @@ class FakeAnalyser:
         self.cube = cube or {}
         self.default = default or equities(0.2, -0.3)
         self.gate = gate
-        self.cube_calls: list[tuple[Sides, CubeView]] = []
-        self.play_calls: list[tuple[Sides, tuple[int, int], CubeView]] = []
+        self.cube_calls: list[tuple[Sides, MoverView]] = []
+        self.play_calls: list[tuple[Sides, tuple[int, int], MoverView]] = []
 
     @property
     def name(self) -> str:
@@ -60,14 +60,14 @@ class FakeAnalyser:
         if self.gate is not None:
             self.gate.wait(timeout=60)
 
-    def cube_equities(self, sides: Sides, view: CubeView) -> CubeEquities:
+    def cube_equities(self, sides: Sides, view: MoverView) -> CubeEquities:
         self._wait()
         self.cube_calls.append((sides, view))
         key = Position(sides[1], sides[0]).to_position_id()
         return self.cube.get(key, self.default)
 
     def ranked_plays(
-        self, sides: Sides, dice: tuple[int, int], view: CubeView, played: Sides | None = None
+        self, sides: Sides, dice: tuple[int, int], view: MoverView, played: Sides | None = None
     ) -> list[RankedPlay]:
         self._wait()
         self.play_calls.append((sides, dice, view))

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from controller.analysis.bgsage_engine import BgsageAnalyser
 from controller.analysis.board import START, to_signed_board
-from controller.analysis.context import CubeView, MatchContext, crawford_flags
+from controller.analysis.context import MatchContext, MoverView, crawford_flags
 from controller.analysis.errors import AnalysisInputError
 
 # length, score, player -> (away_self, away_opponent)
@@ -301,5 +301,5 @@ def test_the_level_names_count_plies_as_gnu_backgammon_does(
 
 
 def test_a_cube_view_is_a_value() -> None:
-    view = CubeView(3, 5, False, 2, "player", False, False)
+    view = MoverView(3, 5, False, 2, "player", False, False)
     assert view == MatchContext(7, (4, 2), cube_value=2, cube_owner=0).for_player(0)
