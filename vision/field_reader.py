@@ -402,7 +402,7 @@ def _bar_checkers(gradients: Gradients, geometry: Field, settings: RingSettings)
 # ---- the two checker sets ---------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class CheckerColours:
-    """The two checker sets' colours (each set's middle) (Lab, OpenCV's 0..255 scale); White is the lighter."""
+    """The two checker sets' mean colours (Lab, OpenCV's 0..255 scale); White is the lighter."""
 
     white: tuple[float, float, float]
     black: tuple[float, float, float]
@@ -432,7 +432,7 @@ class CheckerColours:
         return cls((white[0], white[1], white[2]), (black[0], black[1], black[2]))
 
 
-def _two_middles(
+def _two_means(
     samples: FloatArray, start: tuple[FloatArray, FloatArray]
 ) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]]:
     a, b = start
@@ -441,9 +441,7 @@ def _two_middles(
         is_a = np.linalg.norm(samples - a, axis=1) <= np.linalg.norm(samples - b, axis=1)
         if is_a.all() or not is_a.any():
             break
-        # each set's middle, not its mean: a few checkers in a lamp's glare must not pull a
-        # dark set's colour towards the light one
-        a, b = np.median(samples[is_a], axis=0), np.median(samples[~is_a], axis=0)
+        a, b = samples[is_a].mean(axis=0), samples[~is_a].mean(axis=0)
     return a, b, is_a
 
 
@@ -459,7 +457,7 @@ def learn_colours(checkers: Sequence[Checker]) -> CheckerColours:
         )
     samples = np.array([c.lab for c in checkers], np.float64)
     order = np.argsort(samples[:, 0])
-    light, dark, is_light = _two_middles(samples, (samples[order[-1]], samples[order[0]]))
+    light, dark, is_light = _two_means(samples, (samples[order[-1]], samples[order[0]]))
     if is_light.all() or not is_light.any():
         raise CalibrationError("all checkers on the field look alike: two sets cannot be found")
     colours = CheckerColours(
@@ -490,7 +488,7 @@ def classify(
     samples = np.array([c.lab for c in checkers], np.float64) * weights
     white, black = np.array(colours.white) * weights, np.array(colours.black) * weights
     separation = float(np.linalg.norm(white - black))
-    refit_white, refit_black, is_white = _two_middles(samples, (white, black))
+    refit_white, refit_black, is_white = _two_means(samples, (white, black))
     # keep the refit only when it stays near the learned sets (light changed, sets did not swap)
     if (
         is_white.any()

@@ -22,7 +22,6 @@ from vision.field_board import (
     read_field,
     synthetic_field_corners,
 )
-from vision.field_reader import Checker, learn_colours
 from vision.synth.render import DrawnScene, Style, random_scene, random_style, render_frame
 
 SIZE = (1280, 720)
@@ -389,16 +388,3 @@ def test_a_glare_lit_row_is_counted_for_its_side_to_keep_fifteen_a_side(
     monkeypatch.setattr("vision.field_board.MOST_FLIPPED", 0)
     unmended = read_field(glare, calibration)
     assert (unmended.count("p1", "white"), unmended.count("p1", "black")) == (2, 0)
-
-
-def test_a_few_glare_lit_checkers_do_not_pull_their_sets_colour() -> None:
-    # eleven dark checkers and four of them lit by a lamp's glare, beside fifteen light ones:
-    # the dark set's colour is its middle, the unlit checkers' own
-    def checker(lightness: float) -> Checker:
-        return Checker(0.0, 0.0, 20.0, 1.0, (lightness, 130.0, 140.0))
-
-    dark = [checker(40.0 + k) for k in range(7)] + [checker(150.0 + k) for k in range(4)]
-    light = [checker(220.0 + k % 3) for k in range(15)]
-    colours = learn_colours(dark + light)
-    assert colours.black[0] == pytest.approx(43.0, abs=3.0)
-    assert colours.white[0] == pytest.approx(221.0, abs=2.0)
