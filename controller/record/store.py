@@ -27,10 +27,10 @@ import time as _time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from controller.events import Event
+from sheshbesh.closing import Closing
 from sheshbesh.errors import SheshbeshError
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -105,7 +105,7 @@ class AnalysisRecordError(RecordError, ValueError):
     """An analysis report that cannot be saved: no such match, or not a JSON object."""
 
 
-class Record:
+class Record(Closing):
     """The append-only SQLite event log of one board (any number of matches).
 
     A writer (the default) holds an exclusive lock on the file for as long as it is open, so a
@@ -541,17 +541,6 @@ class Record:
             self._reader_connections.clear()
             self._connection.close()
             self._unlock()
-
-    def __enter__(self) -> Record:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"Record({self.path!r})"
