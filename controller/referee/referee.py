@@ -48,7 +48,6 @@ from __future__ import annotations
 import time as _time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any
 
 from controller.events import Event
 from controller.lights.scene import (
@@ -91,6 +90,32 @@ from controller.referee.state import GameState
 from controller.referee.turn import TurnPlays, board_of
 from controller.referee.variants import Outcome, differing
 from controller.rules.position import Position
+from sheshbesh.events import (
+    BoardMismatch,
+    BoardRestored,
+    ClockFlag,
+    ClockPaused,
+    ClockResumed,
+    CubeBeavered,
+    CubeOffered,
+    CubePassed,
+    CubeRefused,
+    CubeTaken,
+    DiceRolled,
+    EventPayload,
+    GameStarted,
+    GameWon,
+    IllegalPlay,
+    MatchStarted,
+    MatchWon,
+    Play,
+    ResignAccepted,
+    ResignOffered,
+    ResignRefused,
+    RollOff,
+    Undo,
+)
+from sheshbesh.match import CubeAction, Player
 from sheshbesh.observation import CubeReading, DieReading, Observation
 from sheshbesh.snapshot import Message, MessageKind, PanelSnapshot
 
@@ -197,10 +222,14 @@ class Referee:
 
     # -- recording ----------------------------------------------------------------------------
 
-    def _emit(self, type_: str, data: dict[str, Any]) -> Event:
-        """Record an event: it goes out as an effect and is folded into the state at once."""
+    def _emit(self, payload: EventPayload) -> Event:
+        """Record an event: it goes out as an effect and is folded into the state at once.
+
+        The payload is typed so that what the referee writes is checked where it is written, and
+        the record's data is the payload's ``to_dict`` (the same keys and values the readers parse).
+        """
         self.last_sequence += 1
-        event = Event(type_, data, float(self.clock()), self.last_sequence)
+        event = Event.of(payload, float(self.clock()), self.last_sequence)
         self._effects.append(RecordEvent(event))
         self._fold(event)
         return event
@@ -260,7 +289,7 @@ class Referee:
         if self._clock_interrupted:
             self._clock_interrupted = False
             if timer.running is not None and not timer.paused and self.winner is None:
-                self._emit("clock_resumed", {"by": "restart"})
+                self._emit(ClockResumed("restart"))
                 timer = self.timer
                 assert timer is not None
         now = float(self.clock())
@@ -269,10 +298,7 @@ class Referee:
             return
         at = timer.flag_time()
         on_flag = timer.settings.on_flag
-        self._emit(
-            "clock_flag",
-            {"player": player, "on_flag": on_flag, "at": at if at is not None else now},
-        )
+        self._emit(ClockFlag(_player(player), on_flag, at if at is not None else now))
         text = f"{self._name(player)} has run out of time"
         length = self.settings.length
         if on_flag == "lose" and length and self.winner is None:
@@ -297,7 +323,7 @@ class Referee:
                 raise RefereeInputError(problem)
             self._say(problem[0].upper() + problem[1:])
             return
-        self._emit("clock_paused" if paused else "clock_resumed", {"by": by})
+        self._emit(ClockPaused(by) if paused else ClockResumed(by))
         self._say("Clock paused" if paused else "Clock running")
 
     def _name(self, player: int) -> str:
@@ -312,14 +338,14 @@ class Referee:
         match_id = settings.match_id or (
             _time.strftime("%Y%m%d-%H%M%S", _time.gmtime(now)) + f"-{self.last_sequence + 1}"
         )
-        self._emit("match_started", settings.to_data(match_id))
+        self._emit(MatchStarted(match_id, settings))
         self._message = None
 
     def _offer_resignation(self, player: int, points: int) -> None:
         game = self.game
         if game.phase not in ("rolling", "moving", "illegal", "cube_offered"):
             raise RefereeInputError(f"no game in progress to resign (the game is {game.phase})")
-        self._emit("resign_offered", {"player": player, "points": points})
+        self._emit(ResignOffered(_player(player), points))
         self._say(
             f"{self._name(player)} offers to resign {RESIGN_WORDS[points]}; "
             f"{self._name(1 - player)}: accept or reject"
@@ -335,7 +361,7 @@ class Referee:
         state = dict(self.state.checkpoints)[to]
         if state.phase in ("game_over", "match_over", "won"):
             raise RefereeInputError(f"cannot undo to event {to}: the game was already over there")
-        self._emit("undo", {"to_sequence": to, "position_id": state.position.to_position_id()})
+        self._emit(Undo(to, state.position.to_position_id()))
         self._say("Take-back: put the board back as the lights show")
 
     # -- buttons ------------------------------------------------------------------------------
@@ -385,8 +411,8 @@ class Referee:
             if game.phase != "resign_offered" or game.resign is None:
                 self._say(f"There is no resignation to {name}")
             else:
-                answer = "resign_accepted" if name == "accept" else "resign_refused"
-                self._emit(answer, {"player": 1 - game.resign[0]})
+                answer = ResignAccepted if name == "accept" else ResignRefused
+                self._emit(answer(_player(1 - game.resign[0])))
         elif name == "undo":
             target = self._last_play_checkpoint()
             if target is None:
@@ -422,11 +448,7 @@ class Referee:
             self._last_board = None
             if game.mismatch != board_or_mismatch.reason:
                 self._emit(
-                    "board_mismatch",
-                    {
-                        "reason": board_or_mismatch.reason,
-                        "locations": list(board_or_mismatch.locations),
-                    },
+                    BoardMismatch(board_or_mismatch.reason, tuple(board_or_mismatch.locations))
                 )
             self._message = views.message(
                 "mismatch", board_or_mismatch.reason, board_or_mismatch.locations
@@ -435,12 +457,12 @@ class Referee:
         board = board_or_mismatch
         self._last_board = board
         if game.mismatch is not None and game.restore_to is None:
-            self._emit("board_restored", {"position_id": game.position.to_position_id()})
+            self._emit(BoardRestored(game.position.to_position_id()))
             self._message = None
         game = self.game
         if game.restore_to is not None:
             if board == game.restore_to:
-                self._emit("board_restored", {"position_id": game.position.to_position_id()})
+                self._emit(BoardRestored(game.position.to_position_id()))
                 self._message = views.message("info", "Board restored")
             else:
                 self._message = views.message(
@@ -496,7 +518,7 @@ class Referee:
                     differing(seen, current),
                 )
                 return
-            self._emit("board_restored", {"position_id": game.position.to_position_id()})
+            self._emit(BoardRestored(game.position.to_position_id()))
             game = self.game
         if game.phase in ("roll_off", "rolling"):
             if seen != current:
@@ -513,7 +535,7 @@ class Referee:
                 self._roll_off_dice(observation)
             elif flat is not None and self._is_new_roll(flat) and self._in_own_half(game.turn):
                 dice = (max(flat), min(flat))
-                self._emit("dice_rolled", {"player": game.turn, "dice": list(dice)})
+                self._emit(DiceRolled(_player(game.turn), dice))
             return
         if game.phase not in ("moving", "illegal") or game.dice is None:
             return
@@ -524,22 +546,21 @@ class Referee:
         if seen == expected and finished:
             self._record_outcome(outcome, game.dice)
         elif seen == current and game.phase == "illegal":
-            self._emit("board_restored", {"position_id": game.position.to_position_id()})
+            self._emit(BoardRestored(game.position.to_position_id()))
             self._message = None
         elif seen in (current, expected):
             self._message = None
         elif finished and (game.illegal is None or game.illegal.board != Board.from_counts(seen)):
             reason, locations = rules.explain_illegal(game, seen)
             self._emit(
-                "illegal_play",
-                {
-                    "player": game.turn,
-                    "dice": list(game.dice),
-                    "reason": reason,
-                    "locations": locations,
-                    "position_id": game.position.to_position_id(),
-                    "counts": {name: list(pair) for name, pair in seen.items()},
-                },
+                IllegalPlay(
+                    _player(game.turn),
+                    game.dice,
+                    reason,
+                    tuple(locations),
+                    position_id=game.position.to_position_id(),
+                    counts=dict(seen),
+                )
             )
             self._message = views.message("illegal", reason, locations)
             self._say(reason)
@@ -552,17 +573,16 @@ class Referee:
 
     def _record_outcome(self, outcome: Outcome, dice: tuple[int, int]) -> None:
         self._emit(
-            "play",
-            {
-                "player": outcome.player,
-                "dice": list(dice),
-                "play": outcome.notation,
-                "position_id": outcome.position_id,
-                "match_id": self.state.gnubg_match_id(),
-                "result_id": outcome.result_id,
-                "from": outcome.moved_from,
-                "to": outcome.moved_to,
-            },
+            Play(
+                _player(outcome.player),
+                dice,
+                outcome.notation,
+                position_id=outcome.position_id,
+                match_id=self.state.gnubg_match_id(),
+                result_id=outcome.result_id,
+                moved_from=tuple(outcome.moved_from),
+                moved_to=tuple(outcome.moved_to),
+            )
         )
         self._message = None
         if outcome.rolls_again:
@@ -614,8 +634,10 @@ class Referee:
             self._tell("info", "Opening roll: one die each, each into your own right-hand half")
             return
         black_die, white_die = ordered[0].pips, ordered[1].pips
-        first = None if white_die == black_die else (0 if white_die > black_die else 1)
-        self._emit("roll_off", {"dice": [white_die, black_die], "first": first})
+        first: Player | None = (
+            None if white_die == black_die else (0 if white_die > black_die else 1)
+        )
+        self._emit(RollOff((white_die, black_die), first))
         if first is None:
             self._say(f"Both rolled {white_die}: roll again")
         else:
@@ -635,7 +657,7 @@ class Referee:
         if flat is None or not self._is_new_roll(flat) or not self._in_own_half(game.turn):
             return
         dice = (max(flat), min(flat))
-        self._emit("dice_rolled", {"player": game.turn, "dice": list(dice)})
+        self._emit(DiceRolled(_player(game.turn), dice))
         self._check_dance()
 
     def _in_own_half(self, player: int) -> bool:
@@ -661,7 +683,7 @@ class Referee:
         finished = done or not dice_visible
         if game.phase == "illegal" and game.illegal is not None:
             if board == turn.start:
-                self._emit("board_restored", {"position_id": game.position.to_position_id()})
+                self._emit(BoardRestored(game.position.to_position_id()))
                 self._message = None
                 return
             if board == game.illegal.board:
@@ -691,16 +713,15 @@ class Referee:
         result = Position.from_players(board.white, board.black, mover)
         explanation, points = self.state.rules.explain_illegal(game, board.counts())
         self._emit(
-            "illegal_play",
-            {
-                "player": mover,
-                "dice": list(game.dice),
-                "reason": explanation,
-                "locations": points,
-                "position_id": game.position.to_position_id(),
-                "result_id": result.to_position_id(),
-                "dice_left": dice_visible,
-            },
+            IllegalPlay(
+                _player(mover),
+                game.dice,
+                explanation,
+                tuple(points),
+                position_id=game.position.to_position_id(),
+                result_id=result.to_position_id(),
+                dice_left=dice_visible,
+            )
         )
         self._message = views.message("illegal", explanation, points)
         self._say(explanation)
@@ -711,8 +732,11 @@ class Referee:
         result: Position,
         notation: str | None,
         dice_left: bool,
-        **extra: Any,
+        condoned: bool | None = None,
+        reason: str | None = None,
     ) -> None:
+        """Record a play from ``before`` to ``result``; ``dice_left`` is written only when true,
+        ``condoned`` and ``reason`` only when given (a condoned illegal play), as recorded so far."""
         game = self.game
         assert game.dice is not None
         if notation is None:
@@ -720,20 +744,21 @@ class Referee:
             play = turn.play_to(board_of(result))
             notation = str(play) if play is not None else change_notation(before, result)
         moved_from, moved_to = _changed_locations(before, result)
-        data: dict[str, Any] = {
-            "player": before.turn,
-            "dice": list(game.dice),
-            "play": notation,
-            "position_id": before.to_position_id(),
-            "match_id": self.state.gnubg_match_id(),
-            "result_id": result.to_position_id(),
-            "from": moved_from,
-            "to": moved_to,
-        }
-        if dice_left:
-            data["dice_left"] = True
-        data.update(extra)
-        self._emit("play", data)
+        self._emit(
+            Play(
+                _player(before.turn),
+                game.dice,
+                notation,
+                position_id=before.to_position_id(),
+                match_id=self.state.gnubg_match_id(),
+                result_id=result.to_position_id(),
+                moved_from=tuple(moved_from),
+                moved_to=tuple(moved_to),
+                dice_left=True if dice_left else None,
+                condoned=condoned,
+                reason=reason,
+            )
+        )
         self._message = None
 
     def _roll_during_illegal(self, board: Board, dice: tuple[int, int]) -> None:
@@ -810,13 +835,13 @@ class Referee:
             return True
         return False
 
-    def _refused(self, player: int, action: str, verdict: Verdict) -> bool:
+    def _refused(self, player: int, action: CubeAction, verdict: Verdict) -> bool:
         """Record a refused cube action (once per attempt); True when it was refused."""
         if verdict.allowed:
             return False
         reason = verdict.reason[0].upper() + verdict.reason[1:]
         if self.game.refused != (player, action):
-            self._emit("cube_refused", {"player": player, "action": action, "reason": reason})
+            self._emit(CubeRefused(_player(player), action, reason))
             self._say(reason)
         self._message = views.message("cube", reason)
         return True
@@ -832,7 +857,7 @@ class Referee:
         if self._refused(player, "double", verdict):
             return
         value = game.cube * 2
-        self._emit("cube_offered", {"player": player, "cube": value})
+        self._emit(CubeOffered(_player(player), value))
         text = f"{self._name(player)} doubles to {value}"
         if verdict.warning:
             text += f" ({verdict.warning})"
@@ -842,21 +867,21 @@ class Referee:
     def _take(self, player: int) -> None:
         if self._refused(player, "take", judge_take(self.state.match_state(), player)):
             return
-        self._emit("cube_taken", {"player": player, "cube": self.game.offered_cube})
+        self._emit(CubeTaken(_player(player), self.game.offered_cube))
         self._say(f"{self._name(player)} takes")
         self._message = None
 
     def _pass(self, player: int) -> None:
         if self._refused(player, "pass", judge_pass(self.state.match_state(), player)):
             return
-        self._emit("cube_passed", {"player": player, "cube": self.game.cube})
+        self._emit(CubePassed(_player(player), self.game.cube))
         self._say(f"{self._name(player)} passes")
 
     def _beaver(self, player: int) -> None:
         if self._refused(player, "beaver", judge_beaver(self.state.match_state(), player)):
             return
         value = self.game.offered_cube * 2
-        self._emit("cube_beavered", {"player": player, "cube": value})
+        self._emit(CubeBeavered(_player(player), value))
         self._say(f"{self._name(player)} beavers: the cube is {value}")
 
     # -- what follows on its own --------------------------------------------------------------
@@ -883,7 +908,7 @@ class Referee:
             elif game.phase == "game_over":
                 leader = max((0, 1), key=lambda p: self.score[p])
                 if settings.length and self.score[leader] >= settings.length:
-                    self._emit("match_won", {"winner": leader, "score": list(self.score)})
+                    self._emit(MatchWon(_player(leader), self.state.score))
                     self._say(
                         f"{self._name(leader)} wins the match {self.score[0]}-{self.score[1]}"
                     )
@@ -903,23 +928,12 @@ class Referee:
             before[last.winner] -= last.points
             state = replace(self.state.match_state(), score=(before[0], before[1]), game_over=False)
             crawford = next_game_is_crawford(state, last.winner, last.points)
-        self._emit(
-            "game_started", {"game": number, "score": list(self.score), "crawford_game": crawford}
-        )
+        self._emit(GameStarted(number, self.state.score, crawford))
 
     def _emit_game_won(self, winner: int, points: int, kind: str) -> None:
         score = list(self.score)
         score[winner] += points
-        self._emit(
-            "game_won",
-            {
-                "game": self.game.number,
-                "winner": winner,
-                "points": points,
-                "kind": kind,
-                "score": score,
-            },
-        )
+        self._emit(GameWon(self.game.number, _player(winner), points, (score[0], score[1]), kind))
 
     def _score_game(self, winner: int, points: int, kind: str) -> None:
         self._emit_game_won(winner, points, kind)
@@ -960,6 +974,15 @@ def _dice_of(observation: Observation) -> tuple[tuple[int, int] | None, bool]:
         return None, cocked
     first, second = observation.dice
     return (first.pips, second.pips), False
+
+
+def _player(value: int) -> Player:
+    """``value`` as an event's player: the referee counts players as ints, a payload takes 0 or 1."""
+    if value == 0:
+        return 0
+    if value == 1:
+        return 1
+    raise ValueError(f"a player is 0 or 1, not {value!r}")
 
 
 def _changed_locations(before: Position, after: Position) -> tuple[list[str], list[str]]:
