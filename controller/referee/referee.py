@@ -338,7 +338,10 @@ class Referee:
         match_id = settings.match_id or (
             _time.strftime("%Y%m%d-%H%M%S", _time.gmtime(now)) + f"-{self.last_sequence + 1}"
         )
-        self._emit(MatchStarted(match_id, settings))
+        # The settings as the record keeps them (the id filled in, jacoby as it applies, the clock's
+        # seconds as floats): the state folded now is then the one a resume reads back.
+        recorded = MatchSettings.from_data(settings.to_data(match_id))
+        self._emit(MatchStarted(match_id, recorded))
         self._message = None
 
     def _offer_resignation(self, player: int, points: int) -> None:

@@ -17,7 +17,7 @@ from referee_testkit import match_inputs, match_paths, observe, recorded, run, s
 
 from controller.events import Event
 from controller.record.matfile import read_mat
-from controller.referee import MatchSettings, NewMatch, ObservationSeen, Referee
+from controller.referee import ClockSettings, MatchSettings, NewMatch, ObservationSeen, Referee
 from controller.referee.turn import board_of
 from controller.referee.variants import sheshbesh_counts
 from controller.rules import Dice, Position
@@ -52,6 +52,21 @@ def _started(policy: Literal["tournament", "condone"]) -> Referee:
     settings = MatchSettings(("Alice", "Bob"), length=5, policy=policy)
     run(referee, [NewMatch(settings), seen(START, dice=(3, 1))])
     return referee
+
+
+def test_a_new_match_records_its_settings_as_a_resume_reads_them() -> None:
+    """No id given, jacoby left to its default, a clock's seconds as ints: the payload folded is
+    the one the stored data reads back to, so the live state is the state a resume rebuilds."""
+    clock = ClockSettings(reserve="fixed", reserve_seconds=600, delay_seconds=5)
+    settings = MatchSettings(("Alice", "Bob"), length=0, clock=clock)
+    referee = Referee(clock=lambda: 1_700_000_000.0)
+    events = run(referee, [NewMatch(settings)])
+    assert [event.type for event in events] == ["match_started", "game_started"]
+    data = _stored(events[0])
+    assert data["id"] == "20231114-221320-1" and data["jacoby"] is True
+    assert data["clock"]["reserve_seconds"] == 600.0
+    _reads_back(events[0])
+    assert referee.state == Referee.from_events(events, clock=lambda: 1_700_000_000.0).state
 
 
 def test_an_illegal_play_writes_dice_left_even_when_false() -> None:
