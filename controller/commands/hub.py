@@ -71,8 +71,14 @@ def _first_line(path: str) -> str:
         raise NetworkError(f"--password-file {path!r} cannot be read: {error.strerror}") from None
 
 
-class _Stop(Exception):
-    """SIGTERM: leave the server loop as Ctrl-C would."""
+class _Stop(KeyboardInterrupt):
+    """SIGTERM: leave the server loop as Ctrl-C would.
+
+    It is a KeyboardInterrupt because the signal's handler raises it wherever the main thread
+    happens to be, often inside the web server's handling of a connection, and the server lets
+    only KeyboardInterrupt and SystemExit through there (anything else closes that connection
+    and the hub would go on serving).
+    """
 
 
 def _on_term(signum: int, frame: FrameType | None) -> None:

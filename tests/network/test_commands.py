@@ -65,3 +65,21 @@ def test_broker_urls(url: str, expected: tuple[object, ...]) -> None:
 def test_a_ca_file_needs_tls() -> None:
     with pytest.raises(BrokerAddressError, match="needs mqtts"):
         BrokerAddress.from_url("mqtt://h/?ca=/x.pem")
+
+
+def test_the_hubs_sigterm_is_not_swallowed_by_the_web_server_handling_a_connection() -> None:
+    # SIGTERM's handler raises in whatever the main thread is doing; often that is waitress
+    # reading a connection, where any other exception only closes that connection
+    from waitress import wasyncore
+
+    from controller.commands.hub import _on_term, _Stop
+
+    class Connection:
+        def handle_read_event(self) -> None:
+            _on_term(15, None)
+
+        def handle_error(self) -> None:
+            raise AssertionError("the stop was taken for the connection's own error")
+
+    with pytest.raises(_Stop):
+        wasyncore.read(Connection())
