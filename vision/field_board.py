@@ -869,21 +869,16 @@ OUTLIER = 1.5
 
 def _unlike_their_set(checkers: Sequence[Checker], whites: Sequence[bool]) -> dict[int, float]:
     """How far each checker's colour lies from its set's middle in this frame, in the set's
-    typical spread (Lab, lightness counted half)."""
-    weights = np.array([0.5, 1.0, 1.0])
-    labs = np.array([c.lab for c in checkers], np.float64).reshape(-1, 3) * weights
-    white = np.asarray(whites, bool)
+    typical spread (:func:`_distance`: Lab, lightness counted half)."""
     out: dict[int, float] = {}
     for side in (True, False):
-        members = labs[white == side]
-        if not len(members):
+        members = [c for c, white in zip(checkers, whites, strict=True) if white == side]
+        if not members:
             continue
-        middle = np.median(members, axis=0)
-        distances = np.linalg.norm(members - middle, axis=1)
+        labs = np.array([c.lab for c in members], np.float64)
+        distances = _distance(labs, np.median(labs, axis=0))
         spread = max(float(np.median(distances)), 3.0)
-        for c, d in zip(
-            [c for c, w in zip(checkers, whites, strict=True) if w == side], distances, strict=True
-        ):
+        for c, d in zip(members, distances, strict=True):
             out[id(c)] = float(d) / spread
     return out
 
