@@ -15,7 +15,7 @@ from controller.table.capture import DatasetCapture
 from controller.table.runner import Runner
 from controller.table.table import Table
 from sheshbesh.observation import Observation
-from tests.app.table_testkit import perfect_reading
+from tests.table.table_testkit import perfect_reading
 from vision.capture import load_dataset
 
 MATCH = Path(__file__).resolve().parents[2] / "controller" / "data" / "demo-3pt.mat"

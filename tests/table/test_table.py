@@ -3,7 +3,7 @@
 These tests pin the conventions the demo and ``run`` share (roll-off dice in each player's half, the
 cube's offer/take/pass places, resignations from the panel) on all the real matches, quickly: the
 reading is taken from the director's own table instead of a rendered image. The end-to-end test
-(``test_end_to_end.py``) puts the renderer and vision back in between.
+(``tests/sim/test_end_to_end.py``) puts the renderer and vision back in between.
 """
 
 from pathlib import Path
@@ -19,8 +19,8 @@ from controller.sim.director import FAST_TIMING, direct_match
 from controller.table.runner import Runner
 from controller.table.table import Table, same_reading
 from sheshbesh.observation import DieReading, LocationCount, Observation
-from tests.app.table_testkit import ScriptedReader, act_out
 from tests.shared_data import MATCHES_DIR
+from tests.table.table_testkit import ScriptedReader, act_out
 
 MATCHES = sorted(MATCHES_DIR.glob("*.mat"))
 

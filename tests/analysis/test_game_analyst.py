@@ -13,7 +13,7 @@ from controller.referee import MatchSettings, NewMatch
 from controller.sim.director import FAST_TIMING, direct_match
 from controller.table.runner import Runner
 from controller.table.table import Table
-from tests.app.table_testkit import ScriptedReader, act_out
+from tests.table.table_testkit import ScriptedReader, act_out
 
 MATCH = Path(__file__).resolve().parents[2] / "controller" / "data" / "demo-3pt.mat"
 

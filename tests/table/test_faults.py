@@ -20,7 +20,7 @@ from controller.sim.demo import results_of
 from controller.sim.director import FAST_TIMING, Shot, direct_match
 from controller.table.runner import Runner
 from controller.table.table import Table
-from tests.app.table_testkit import ScriptedReader
+from tests.table.table_testkit import ScriptedReader
 
 MATCH = Path(__file__).resolve().parents[2] / "controller" / "data" / "demo-3pt.mat"
 
