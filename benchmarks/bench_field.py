@@ -8,15 +8,22 @@ die (pips as a multiset; a frame without dice must read none; a cocked die read 
 scored. Cube: the frames (no hand over the field) whose cube reads with the labelled face and place,
 or as none when there is none (:func:`vision.cube.read_field_cube`, called by ``read_field``).
 Locations scored: the 24 points and the bar (the trays lie outside the field and are
-inferred, so they are not a reading).
+inferred, so they are not a reading). "served" counts them as the referee gets them: a frame
+without a hand that is read as occluded, or whose calibration is refused, gives the referee none
+of its locations, so they all count as wrong there.
 
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal [more folders] [--show N]
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout2 --width 3840
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout2 --corner-error 4
+    .venv/bin/python benchmarks/bench_field.py tests/data/photoreal --jpeg 60 --noise 4 --lens 0.05
 
 A folder written by ``sheshbesh run --capture DIR`` (numbered frames labelled with the positions
 the referee committed, and the calibration beside them) is read with its own calibration and
 compared the same way: a café's own board checked on its own games.
+
+``--jpeg``, ``--noise`` and ``--lens`` give every frame a real camera's faults first (a video
+stream's compression, a small sensor's noise, a wide lens's barrel), to see how much the reading
+leans on the renderer's clean pictures.
 
 Prints one table row per family (tuning families and held-out families apart) and the read time
 per frame (median and worst, one core).
@@ -79,8 +86,28 @@ def main(argv: list[str] | None = None) -> int:
         "drawn from a fixed seed, as a person clicking the corners by hand would: to see how "
         "much the reading depends on exact corners",
     )
+    parser.add_argument(
+        "--jpeg",
+        type=_quality,
+        default=0,
+        help="store every frame as a JPEG of this quality (1 to 100) first, as a video stream does",
+    )
+    parser.add_argument(
+        "--noise",
+        type=_pixels,
+        default=0.0,
+        help="add sensor noise of this standard deviation (grey levels) to every frame first",
+    )
+    parser.add_argument(
+        "--lens",
+        type=float,
+        default=0.0,
+        help="bend every frame (and its corners) as a lens does: positive for a wide lens's "
+        "barrel, negative for a pincushion; 0.05 moves the image's corners by about 5%%",
+    )
     args = parser.parse_args(argv)
     clicks = np.random.default_rng(0)
+    grain = np.random.default_rng(1)
     cv2.setNumThreads(1)
     rows: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     times: list[float] = []
@@ -102,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
             corners = [tuple(c) for c in labels["field_corners"]]
             if args.width:
                 image, corners = _rescaled(image, corners, args.width)
+            if args.lens:
+                image, corners = _bent(image, corners, args.lens)
+            image = _faulted(image, args.jpeg, args.noise, grain)
             if args.corner_error:
                 corners = _clicked(corners, args.corner_error, clicks)
             row["frames"] += 1
@@ -109,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
                 calibration = calibrate_field(image, corners)
             except VisionError as error:
                 row["refused"] += 1
+                row["served_locations"] += 0 if labels.get("occluded") else len(SCORED)
                 if shown < args.show:
                     print(f"{label_file.name}: calibration refused: {error}")
                     shown += 1
@@ -161,6 +192,10 @@ def main(argv: list[str] | None = None) -> int:
             row["locations"] += len(SCORED)
             row["exact"] += len(SCORED) - len(wrong)
             row["boards_exact"] += not wrong
+            row["served_locations"] += len(SCORED)
+            row["served_exact"] += (
+                0 if observation.state == "occluded" else len(SCORED) - len(wrong)
+            )
             tall = [p for p in POINT_LOCATIONS if max(truth[p]) >= 6]
             row["tall"] += len(tall)
             row["tall_exact"] += sum(truth[p] == seen[p] for p in tall)
@@ -169,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
                 shown += 1
     header = (
         f"{'split':8} {'family':22} {'frames':>6} {'refused':>7} {'locations':>13} "
-        f"{'boards':>9} {'tall (>=6)':>11} {'hands':>7} {'false hand':>10} {'dice':>7} {'cube':>7}"
+        f"{'boards':>9} {'tall (>=6)':>11} {'hands':>7} {'false hand':>10} {'dice':>7} {'cube':>7} "
+        f"{'served':>7}"
     )
     print(header)
     total: dict[str, int] = defaultdict(int)
@@ -214,11 +250,62 @@ def _pixels(text: str) -> float:
     return pixels
 
 
+def _quality(text: str) -> int:
+    """``--jpeg``: a JPEG quality from 1 to 100 (0: leave the frames as they are)."""
+    try:
+        quality = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= quality <= 100:
+        raise argparse.ArgumentTypeError(f"JPEG quality {quality}: give 1 to 100")
+    return quality
+
+
+def _faulted(image: Image, quality: int, noise: float, rng: np.random.Generator) -> Image:
+    """``image`` with sensor noise of standard deviation ``noise``, then stored as a JPEG of
+    ``quality`` (the order a camera streaming its frames works in)."""
+    if noise:
+        grainy = image.astype(np.float32) + rng.normal(0.0, noise, image.shape).astype(np.float32)
+        image = np.clip(grainy, 0, 255).astype(np.uint8)
+    if quality:
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if not ok:
+            raise RuntimeError("OpenCV could not encode a JPEG")
+        image = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
+    return image
+
+
+def _bent(
+    image: Image, corners: list[tuple[float, ...]], strength: float
+) -> tuple[Image, list[tuple[float, ...]]]:
+    """``image`` bent by a lens's radial distortion, with its corners where the bent image
+    shows them: a point at distance r from the middle (in half-diagonals) moves to r / (1 + k r^2),
+    so with k > 0 straight edges bow outwards from the middle (barrel)."""
+    height, width = image.shape[:2]
+    middle = np.array([(width - 1) / 2, (height - 1) / 2])
+    half = float(np.hypot(*middle))
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    dx, dy = (xs - middle[0]) / half, (ys - middle[1]) / half
+    # each pixel of the bent image shows the straight image at r (1 + k r^2)
+    grow = 1.0 + strength * (dx * dx + dy * dy)
+    map_x = (middle[0] + dx * grow * half).astype(np.float32)
+    map_y = (middle[1] + dy * grow * half).astype(np.float32)
+    bent = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    moved: list[tuple[float, ...]] = []
+    for x, y in corners:
+        straight = (np.array([x, y]) - middle) / half
+        seen = straight.copy()
+        for _ in range(30):  # solve seen (1 + k |seen|^2) = straight
+            seen = straight / (1.0 + strength * float(seen @ seen))
+        moved.append(tuple(float(v) for v in middle + seen * half))
+    return np.asarray(bent, np.uint8), moved
+
+
 def _clicked(
     corners: list[tuple[float, ...]], error: float, rng: np.random.Generator
 ) -> list[tuple[float, ...]]:
     """``corners`` each moved up to ``error`` pixels, evenly over a disc (a hand's click)."""
-    moved = []
+    moved: list[tuple[float, ...]] = []
     for x, y in corners:
         reach = error * math.sqrt(rng.uniform())
         angle = rng.uniform(0, 2 * math.pi)
@@ -265,6 +352,8 @@ def _captured(folder: Path, rows: dict[tuple[str, str], dict[str, int]], show: i
         row["locations"] += len(SCORED)
         row["exact"] += len(SCORED) - len(wrong)
         row["boards_exact"] += not wrong
+        row["served_locations"] += len(SCORED)
+        row["served_exact"] += 0 if observation.state == "occluded" else len(SCORED) - len(wrong)
         if wrong and show:
             print(f"{path.name}: {wrong}")
 
@@ -281,7 +370,8 @@ def _line(split: str, family: str, row: dict[str, int]) -> str:
         f"{_share(row['tall_exact'], row['tall']):>11} "
         f"{row['hands_refused']:>3}/{row['hands']:<3} {row['false_hands']:>10} "
         f"{_share(row['dice_right'], row['dice_frames']):>7} "
-        f"{_share(row['cube_right'], row['cube_frames']):>7}"
+        f"{_share(row['cube_right'], row['cube_frames']):>7} "
+        f"{_share(row['served_exact'], row['served_locations']):>7}"
     )
 
 

@@ -185,13 +185,18 @@ class Field:
         inverse = np.linalg.inv(self.homography())
         return np.asarray(cv2.perspectiveTransform(pts, inverse).reshape(-1, 2), np.float64)
 
-    def rectify(self, image: Image) -> Image:
+    def rectify(self, image: Image, rows: tuple[int, int] | None = None) -> Image:
         """The field seen from straight above, ``width`` x ``height`` pixels, BGR uint8.
+
+        ``rows`` (first, last + 1) asks for other rows of field pixels instead, which may lie
+        outside the field (negative, or beyond ``height``): the frame beside it, seen the same way.
+        What lies outside the camera's view is black.
 
         A perspective warp samples each field pixel at one place (OpenCV's warp has no area
         averaging), so a frame that shows the field much larger than that (a 4K camera) is first
         shrunk by area averaging, or its grain and stripes would alias into false edges.
         """
+        first, last = (0, self.height) if rows is None else rows
         image = check_image(image)
         size = (image.shape[1], image.shape[0])
         shrink = self.camera_scale(size) / SAMPLING
@@ -201,7 +206,11 @@ class Field:
         matrix = self.homography()
         if size != tuple(self.image_size):
             matrix = matrix @ resize_matrix(size, self.image_size)
-        out = cv2.warpPerspective(image, matrix, (self.width, self.height), flags=cv2.INTER_LINEAR)
+        if first:
+            matrix = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, -first], [0.0, 0.0, 1.0]]) @ matrix
+        out = cv2.warpPerspective(
+            image, matrix, (self.width, max(1, last - first)), flags=cv2.INTER_LINEAR
+        )
         return np.asarray(out, np.uint8)
 
     def camera_scale(self, size: tuple[int, int]) -> float:

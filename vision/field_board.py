@@ -401,28 +401,46 @@ def learn_empty_board(top: Image, geometry: Field, checkers: Sequence[Checker]) 
     return EmptyBoard(np.nan_to_num(columns), level)
 
 
-def foreign_area(
+def strange_cells(
     top: Image,
     geometry: Field,
     empty: EmptyBoard,
     checkers: Sequence[Checker],
     settings: RingSettings,
-) -> float:
-    """The largest patch of the field that is neither the empty board nor a checker, in checker
-    areas. A hand or an arm over the field is such a patch, larger than the dice and the cube."""
+    dice: Sequence[DieReading] = (),
+) -> npt.NDArray[np.bool_]:
+    """The cells of :func:`_column_strips` that are neither the empty board (in this frame's
+    light) nor under one of ``checkers`` or ``dice`` (read, with camera boxes): a hand, a
+    sleeve, a checker not made out."""
     strips = _column_strips(top, geometry)
     if strips.shape != empty.columns.shape:
-        return 0.0
+        return np.zeros(strips.shape[:3], bool)
     hidden = _checker_cells(geometry, checkers, 1.1)
+    for die in dice:  # a die and its shadow: a disc around its box's corners
+        x, y, w, h = die.box
+        corners = np.array([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], np.float64)
+        on_field = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), geometry.homography())
+        middle = on_field.reshape(-1, 2).mean(axis=0)
+        reach = float(np.linalg.norm(on_field.reshape(-1, 2) - middle, axis=1).max())
+        die_disc = Checker(float(middle[0]), float(middle[1]), reach, 0.0, (0.0, 0.0, 0.0))
+        hidden |= _checker_cells(geometry, [die_disc], 1.2)
     model = _relit(strips, empty.columns, hidden)
     # the calibration frame's own noise sets the level, within bounds: a frame with a hand or
     # many checkers on it must not teach that anything goes
     level = min(max(settings.foreign_colour, 2.0 * empty.level), 2.0 * settings.foreign_colour)
     strange = (_distance(strips, model) > level) & ~hidden
+    strange[12] = False  # the bar (its edges, the cube on it) says nothing of hands
+    return np.asarray(strange, np.bool_)
+
+
+def foreign_area(strange: npt.NDArray[np.bool_], geometry: Field, settings: RingSettings) -> float:
+    """The largest patch of :func:`strange_cells` that reaches across more than
+    ``settings.hand_columns`` point columns, in checker areas. A hand or an arm over the field
+    is such a patch, larger than the dice and the cube."""
+    strange = strange.copy()
     # a column's sides (where the points' edges and the bar's lie, a pixel off from one frame or
-    # board to the next) and the bar itself (its edges, the cube) say nothing of hands
+    # board to the next) say nothing of hands
     strange[:, :, 0] = strange[:, :, -1] = False
-    strange[12] = False
     # lay the thirteen columns side by side (the bar in the middle) so a patch spans them
     order = [*range(6), 12, *range(6, 12)]
     side_by_side = np.concatenate([strange[i] for i in order], axis=1).astype(np.uint8)
@@ -438,6 +456,91 @@ def foreign_area(
         if stats[label, cv2.CC_STAT_WIDTH] > settings.hand_columns * COLUMN_CELLS:
             largest = max(largest, float(stats[label, cv2.CC_STAT_AREA]) * cell_area)
     return float(largest / (math.pi * geometry.radius**2))
+
+
+#: the frame along the field's long sides, where an arm reaching over the field crosses it: from
+#: this share of the field's height outside the field (past its wall and the wall's shadow)...
+FRAME_NEAR = 0.015
+#: ...to this share
+FRAME_FAR = 0.07
+#: the frame is looked at in cells this share of a point's width along it
+FRAME_CELL = 0.25
+#: a cell of the frame this unlike the frame's own colour (Lab distance, lightness counted half)
+#: holds something: an arm, a cup, a hand resting there
+FRAME_STRANGE = 30.0
+#: the least run of such cells that can be an arm (a finger's width is about one)
+ARM_CELLS = 2
+#: how far into the field, as a share of its height, the arm's patch is looked for
+ARM_REACH = 0.25
+
+
+def _frame_beside(image: Image, geometry: Field) -> list[FloatArray]:
+    """The frame along the field's top and bottom sides, in cells of :data:`FRAME_CELL` points:
+    for each side, how unlike the frame's own colour (its middle) each cell is; 0 for a cell the
+    camera does not see."""
+    height, width = geometry.height, geometry.width
+    near = max(1, round(FRAME_NEAR * height))
+    far = max(near + 2, round(FRAME_FAR * height))
+    cell = FRAME_CELL * geometry.point_width
+    cells = max(1, int(width / cell))
+    bounds = (np.arange(cells + 1) * width / cells).round().astype(int)
+    sides = []
+    for first, last in ((-far, -near), (height + near, height + far)):
+        band = geometry.rectify(image, (first, last))
+        lab = cv2.cvtColor(band, cv2.COLOR_BGR2LAB).astype(np.float64)
+        colours = np.array(
+            [lab[:, a:b].reshape(-1, 3).mean(0) for a, b in itertools.pairwise(bounds)]
+        )
+        # a cell is seen when its four corners lie inside the camera's view
+        xs = np.repeat(bounds, 2)[1:-1].reshape(-1, 2)
+        corners = np.array(
+            [(x, y) for a, b in xs for x in (a, b - 1) for y in (first, last - 1)], np.float64
+        )
+        camera = geometry.to_camera(corners).reshape(cells, 4, 2)
+        inside = (camera >= 0).all(axis=(1, 2)) & (
+            camera < np.asarray(geometry.image_size, np.float64)
+        ).all(axis=(1, 2))
+        if not inside.any():
+            sides.append(np.zeros(cells))
+            continue
+        own = np.median(colours[inside], axis=0)
+        sides.append(np.asarray(np.where(inside, _distance(colours, own), 0.0), np.float64))
+    return sides
+
+
+def arm_area(image: Image, strange: npt.NDArray[np.bool_], geometry: Field) -> float:
+    """The most of :func:`strange_cells` (checker areas) lying at the field's long side where
+    something crosses the frame beside it: an arm reaching over the field.
+
+    A hand cannot float over the field: its arm crosses the frame on the player's side. A cup, a
+    clock or a hand resting on the frame crosses it too, but leaves the field's edge beside it as
+    it was; a checker not made out, or a die, is strange inside the field with nothing on the
+    frame."""
+    rows = strange.shape[1]
+    reach = max(1, round(ARM_REACH * rows))
+    cell = FRAME_CELL * geometry.point_width
+    edges = [geometry.column(f"p{13 + i}")[:2] for i in range(12)]
+    cell_area = (geometry.point_width / COLUMN_CELLS) * (geometry.height / rows)
+    best = 0.0
+    for unlike, inside in zip(
+        _frame_beside(image, geometry), (slice(0, reach), slice(rows - reach, rows)), strict=True
+    ):
+        crossed = unlike > FRAME_STRANGE
+        runs = np.flatnonzero(np.diff(np.concatenate([[0], crossed.astype(int), [0]])))
+        for start, stop in runs.reshape(-1, 2):
+            if stop - start < ARM_CELLS:
+                continue
+            left, right = (start - 1) * cell, (stop + 1) * cell  # and the cell either side
+            count = 0
+            for index, (column_left, column_right) in enumerate(edges):
+                xs = (
+                    column_left
+                    + (np.arange(COLUMN_CELLS) + 0.5) * (column_right - column_left) / COLUMN_CELLS
+                )
+                beside = (xs >= left) & (xs <= right)
+                count += int(strange[index, inside][:, beside].sum())
+            best = max(best, count * cell_area)
+    return float(best / (math.pi * geometry.radius**2))
 
 
 def read_field(
@@ -466,23 +569,19 @@ def read_field(
     if found is not None and cube is not None:
         evidence.checkers["bar"] = _not_the_cube(top, evidence.checkers.get("bar", []), found)
     observation = _observation(evidence, calibration, settings, frame=frame, time=time)
-    observation = replace(
-        observation,
-        dice=field_dice(top, calibration.field, evidence, calibration.empty),
-        cube=cube,
-    )
+    dice = field_dice(top, calibration.field, evidence, calibration.empty)
+    observation = replace(observation, dice=dice, cube=cube)
     if calibration.empty is not None:
-        foreign = foreign_area(
-            top,
-            calibration.field,
-            calibration.empty,
-            # only checkers whose rims ring true hide the board: a hand, pale or dark, can look
-            # like a checker's colour, never like its rim
-            [c for c in _all_checkers(evidence) if c.score >= settings.present],
-            settings,
+        # every checker counted hides the board (a stack leaning in the view whose rims do not
+        # ring true is still a stack); a hand is told by its size, or by the arm it reaches with
+        strange = strange_cells(
+            top, calibration.field, calibration.empty, _all_checkers(evidence), settings, dice
         )
-        observation = replace(observation, extra={**observation.extra, "foreign": foreign})
-        if foreign >= settings.hand_area:
+        foreign = foreign_area(strange, calibration.field, settings)
+        arm = arm_area(image, strange, calibration.field)
+        extra = {**observation.extra, "foreign": foreign, "arm": arm}
+        observation = replace(observation, extra=extra)
+        if foreign >= settings.hand_area or arm >= settings.arm_area:
             observation = replace(observation, state="occluded")
     return observation
 

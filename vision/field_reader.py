@@ -55,8 +55,9 @@ class RingSettings:
     prominence: float = 0.2
     square: float = 0.05
     foreign_colour: float = 22.0
-    hand_area: float = 5.0
+    hand_area: float = 8.0
     hand_columns: float = 2.0
+    arm_area: float = 1.0
     layered: float = 0.95
     edge: float = 0.5
     most_row: int = 7

@@ -1,0 +1,98 @@
+"""A hand over the field is told by its size, or by the arm it reaches over the frame with."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.field_board import (
+    FRAME_FAR,
+    FieldCalibration,
+    arm_area,
+    calibrate_field,
+    read_field,
+    synthetic_field_corners,
+)
+from vision.field_reader import RingSettings
+from vision.images import Image
+from vision.synth.render import DrawnScene, random_style, render_frame
+
+SKIN = (120, 160, 215)  # BGR: a light skin tone, unlike the drawn boards' frames and points
+
+
+def _starting_frame(seed: int) -> tuple[Image, FieldCalibration]:
+    """A drawn starting position seen from White's side (bottom row p12..p1), calibrated."""
+    rng = np.random.default_rng(seed)
+    for _ in range(20):
+        style = dataclasses.replace(random_style(rng, hard=False), shadow=0.0)
+        frame = render_frame(DrawnScene.starting(), style, rng)
+        corners = synthetic_field_corners(frame.homography, style.layout)
+        if corners[0][0] < corners[1][0]:
+            return frame.image, calibrate_field(frame.image, corners)
+    raise AssertionError("no frame from White's side")
+
+
+def _painted(image: Image, calibration: FieldCalibration, top: float, bottom: float) -> Image:
+    """``image`` with a skin-coloured band over the bottom row's p10 and p9 (empty at the
+    start), from ``top`` to ``bottom`` in shares of the field's height (beyond 1: the frame)."""
+    field = calibration.field
+    left = field.column("p10")[0] + 0.15 * field.point_width
+    right = field.column("p9")[1] - 0.55 * field.point_width
+    box = np.array(
+        [(left, top), (right, top), (right, bottom), (left, bottom)], np.float64
+    ) * np.array([1.0, field.height])
+    painted = image.copy()
+    cv2.fillPoly(painted, [field.to_camera(box).round().astype(np.int32)], SKIN)
+    return painted
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_an_arm_crossing_the_frame_is_a_hand_though_the_patch_is_small(seed: int) -> None:
+    image, calibration = _starting_frame(seed)
+    reaching = read_field(_painted(image, calibration, 0.8, 1.0 + FRAME_FAR + 0.05), calibration)
+    settings = RingSettings()
+    assert reaching.extra["foreign"] < settings.hand_area  # too small to be a hand by itself
+    assert reaching.extra["arm"] >= settings.arm_area
+    assert reaching.state == "occluded"
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_same_patch_inside_the_field_alone_is_no_hand(seed: int) -> None:
+    image, calibration = _starting_frame(seed)
+    floating = read_field(_painted(image, calibration, 0.6, 0.8), calibration)
+    assert floating.extra["arm"] == 0.0
+    assert floating.state != "occluded"
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_something_on_the_frame_alone_is_no_hand(seed: int) -> None:
+    # a cup or a hand resting on the frame beside the field
+    image, calibration = _starting_frame(seed)
+    beside = read_field(_painted(image, calibration, 1.01, 1.0 + FRAME_FAR + 0.05), calibration)
+    assert beside.extra["arm"] == 0.0
+    assert beside.state != "occluded"
+    assert read_field(image, calibration).state != "occluded"
+
+
+def test_arm_area_is_nothing_without_strange_cells() -> None:
+    image, calibration = _starting_frame(3)
+    painted = _painted(image, calibration, 0.8, 1.0 + FRAME_FAR + 0.05)
+    rows = max(8, calibration.field.height // 4)
+    nothing = np.zeros((13, rows, 10), bool)
+    assert arm_area(painted, nothing, calibration.field) == 0.0
+
+
+def test_rows_outside_the_field_are_the_frame_seen_from_above() -> None:
+    image, calibration = _starting_frame(3)
+    field = calibration.field
+    whole = field.rectify(image)
+    assert np.array_equal(field.rectify(image, (0, field.height)), whole)
+    below = field.rectify(image, (field.height - 10, field.height + 20))
+    assert below.shape == (30, field.width, 3)
+    # the same pixels, within the warp's fixed-point rounding
+    assert np.abs(below[:10].astype(int) - whole[-10:]).max() <= 2
+    # far beyond the camera's view: black
+    assert not field.rectify(image, (-20 * field.height, -19 * field.height)).any()
