@@ -8,12 +8,12 @@ bar must enter first", "both dice could be played", "the higher die (6) must be 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
 from controller.rules.errors import RulesError
-from controller.rules.movegen import Key, legal_plays, single_steps
+from controller.rules.movegen import Key, LegalPlays, legal_plays, single_steps
 from controller.rules.position import (
     BAR,
     BAR_POINT,
@@ -165,28 +165,50 @@ def explain_illegal(
     '13/12 lands on a blocked point (Black holds 12)'
     """
     rolled = Dice.coerce(dice)
+    after, them_after = _sides_after(position, result)
+    legal = legal_plays(position, rolled)
+    if Position._trusted(after, them_after, position.turn) in legal:
+        return Explanation("legal", ())
+    if after == position.mover and them_after == position.opponent:
+        first = legal[next(iter(legal))][0]
+        points = tuple(sorted({s.source for s in first.steps}, reverse=True))
+        return Explanation("no checker was moved, but the roll can be played", points)
+    problem = _opponent_moved(position, them_after)
+    if problem is not None:
+        return problem
+    sources, destinations = _left_and_arrived(position.mover, after)
+    borne_off = sum(position.mover) - sum(after)
+    if borne_off < 0:
+        return Explanation(
+            f"{PLAYER_NAMES[position.turn]} has {-borne_off} more checkers on the board than before",
+            tuple(destinations),
+        )
+    destinations.extend([OFF_POINT] * borne_off)
+    attempt = _Attempt.infer(position, rolled, legal, after, them_after, sources, destinations)
+    for rule_broken in _RULES_IN_ORDER:
+        problem = rule_broken(attempt)
+        if problem is not None:
+            return problem
+    return Explanation(f"this is not a legal play with {_dice_words(rolled)}", attempt.touched)
+
+
+def _sides_after(position: Position, result: Position | Sequence[int]) -> tuple[Side, Side]:
+    """The mover's and the opponent's sides after the turn, as :func:`explain_illegal` takes them."""
     if isinstance(result, Position):
         if result.turn != position.turn:
             raise RulesError(
                 f"result {result!r} has player {result.turn} on roll, the position {position!r} "
                 f"player {position.turn}: compare them from the same side"
             )
-        after, them_after = result.mover, result.opponent
-    else:
-        after = _mover_side(result)
-        them_after = _hit_under(position.opponent, after)
-    legal = legal_plays(position, rolled)
-    if Position._trusted(after, them_after, position.turn) in legal:
-        return Explanation("legal", ())
+        return result.mover, result.opponent
+    after = _mover_side(result)
+    return after, _hit_under(position.opponent, after)
+
+
+def _opponent_moved(position: Position, them_after: Side) -> Explanation | None:
+    """Checkers of the side not on roll may only change by being hit: say where they did not."""
     mover_name = PLAYER_NAMES[position.turn]
     opponent_name = PLAYER_NAMES[1 - position.turn]
-    before = position.mover
-    if after == before and them_after == position.opponent:
-        first = legal[next(iter(legal))][0]
-        points = tuple(sorted({s.source for s in first.steps}, reverse=True))
-        return Explanation("no checker was moved, but the roll can be played", points)
-
-    # Checkers of the side not on roll may only change by being hit.
     them_before = position.opponent
     if sum(them_after) != sum(them_before):
         return Explanation(
@@ -194,14 +216,23 @@ def explain_illegal(
             f"{CHECKERS - sum(them_before)}: {opponent_name}'s checkers must not move on {mover_name}'s turn",
             (),
         )
-    vanished = [i for i in range(24) if them_after[i] < them_before[i]]
+    vanished = _vanished(them_before, them_after)
     appeared = [i for i in range(24) if them_after[i] > them_before[i]]
     if appeared or any(
         them_before[i] - them_after[i] != 1 or them_before[i] != 1 for i in vanished
     ):
         points = tuple(sorted({24 - i for i in vanished + appeared}, reverse=True))
         return Explanation(f"{opponent_name}'s checkers moved during {mover_name}'s turn", points)
+    return None
 
+
+def _vanished(them_before: Side, them_after: Side) -> list[int]:
+    """Indexes of the opponent's points that lost checkers (to the bar, when they were hit)."""
+    return [i for i in range(24) if them_after[i] < them_before[i]]
+
+
+def _left_and_arrived(before: Side, after: Side) -> tuple[list[int], list[int]]:
+    """The points checkers left and the points they arrived on, a point once per checker."""
     sources: list[int] = []
     destinations: list[int] = []
     for index in range(25):
@@ -210,108 +241,211 @@ def explain_illegal(
             sources.extend([point] * (before[index] - after[index]))
         elif after[index] > before[index]:
             destinations.extend([point] * (after[index] - before[index]))
-    borne_off = sum(before) - sum(after)
-    if borne_off < 0:
-        return Explanation(
-            f"{mover_name} has {-borne_off} more checkers on the board than before",
-            tuple(destinations),
-        )
-    destinations.extend([OFF_POINT] * borne_off)
-    sources.sort(reverse=True)
-    destinations.sort(reverse=True)
-    pairs = _pair_steps(sources, destinations, rolled)
-    touched = tuple(sorted(set(sources) | set(destinations), reverse=True))
-    moves = rolled.moves
+    return sources, destinations
 
-    if len(pairs) > len(moves):
-        return Explanation(
-            f"too many checkers moved: {len(pairs)}, but {_dice_words(rolled)} moves at most {len(moves)}",
-            touched,
+
+@dataclass(frozen=True, slots=True)
+class _Attempt:
+    """The play the player most likely attempted: the steps inferred from the board before and after.
+
+    The opponent's checkers changed only by being hit and the mover has no checker more than
+    before (:func:`explain_illegal` said so otherwise); what is left is which rule the steps break.
+    """
+
+    position: Position
+    dice: Dice
+    legal: LegalPlays
+    after: Side
+    them_after: Side
+    sources: list[int]
+    pairs: list[tuple[int, int]]
+    borne_off: int
+    touched: tuple[int, ...]
+
+    @classmethod
+    def infer(
+        cls,
+        position: Position,
+        dice: Dice,
+        legal: LegalPlays,
+        after: Side,
+        them_after: Side,
+        sources: list[int],
+        destinations: list[int],
+    ) -> _Attempt:
+        """Pair the points left with the points reached (``OFF_POINT`` once per checker borne off)."""
+        sources.sort(reverse=True)
+        destinations.sort(reverse=True)
+        return cls(
+            position,
+            dice,
+            legal,
+            after,
+            them_after,
+            sources,
+            _pair_steps(sources, destinations, dice),
+            sum(position.mover) - sum(after),
+            tuple(sorted(set(sources) | set(destinations), reverse=True)),
         )
-    for source, destination in pairs:
+
+    @property
+    def before(self) -> Side:
+        return self.position.mover
+
+    @property
+    def them_before(self) -> Side:
+        return self.position.opponent
+
+    @property
+    def opponent_name(self) -> str:
+        return PLAYER_NAMES[1 - self.position.turn]
+
+
+def _too_many_steps(attempt: _Attempt) -> Explanation | None:
+    moves = attempt.dice.moves
+    if len(attempt.pairs) > len(moves):
+        return Explanation(
+            f"too many checkers moved: {len(attempt.pairs)}, but {_dice_words(attempt.dice)} moves at most {len(moves)}",
+            attempt.touched,
+        )
+    return None
+
+
+def _backwards(attempt: _Attempt) -> Explanation | None:
+    for source, destination in attempt.pairs:
         if destination >= source:
             return Explanation(
                 f"{point_text(source)}/{point_text(destination)} moves a checker backwards",
                 (source, destination),
             )
-    hit_points = {24 - i for i in vanished}
+    return None
+
+
+def _blot_not_hit(attempt: _Attempt) -> Explanation | None:
+    hit_points = {24 - i for i in _vanished(attempt.them_before, attempt.them_after)}
     for point in sorted(hit_points, reverse=True):
         # A checker landing there, or touching down there on the way, can have hit it.
-        if not any(_can_touch(s, d, point, rolled) for s, d in pairs):
+        if not any(_can_touch(s, d, point, attempt.dice) for s, d in attempt.pairs):
             return Explanation(
-                f"{opponent_name}'s checker on {point} went to the bar without being hit", (point,)
+                f"{attempt.opponent_name}'s checker on {point} went to the bar without being hit",
+                (point,),
             )
+    return None
 
-    entering = before[BAR]
-    if entering:
-        entered = [d for s, d in pairs if s == BAR_POINT]
-        others = [s for s in sources if s != BAR_POINT]
-        if others and len(entered) < entering:
-            return Explanation(
-                "a checker on the bar must enter first",
-                (BAR_POINT, *sorted(set(others), reverse=True)),
-            )
-        moved_on = [d for d in entered if BAR_POINT - d not in moves]
-        if after[BAR] and moved_on:
-            return Explanation(
-                f"bar/{moved_on[0]} moved on after entering while another checker waits on the bar: "
-                "a checker on the bar must enter first",
-                (BAR_POINT, moved_on[0]),
-            )
 
-    for source, destination in pairs:
+def _bar_not_first(attempt: _Attempt) -> Explanation | None:
+    entering = attempt.before[BAR]
+    if not entering:
+        return None
+    entered = [d for s, d in attempt.pairs if s == BAR_POINT]
+    others = [s for s in attempt.sources if s != BAR_POINT]
+    if others and len(entered) < entering:
+        return Explanation(
+            "a checker on the bar must enter first",
+            (BAR_POINT, *sorted(set(others), reverse=True)),
+        )
+    moved_on = [d for d in entered if BAR_POINT - d not in attempt.dice.moves]
+    if attempt.after[BAR] and moved_on:
+        return Explanation(
+            f"bar/{moved_on[0]} moved on after entering while another checker waits on the bar: "
+            "a checker on the bar must enter first",
+            (BAR_POINT, moved_on[0]),
+        )
+    return None
+
+
+def _lands_blocked(attempt: _Attempt) -> Explanation | None:
+    for source, destination in attempt.pairs:
         if destination == OFF_POINT:
             continue
-        holders = them_before[24 - destination]
+        holders = attempt.them_before[24 - destination]
         if holders >= 2:
             return Explanation(
                 f"{point_text(source)}/{destination} lands on a blocked point "
-                f"({opponent_name} holds {destination})",
+                f"({attempt.opponent_name} holds {destination})",
                 (source, destination),
             )
-    for source, destination in pairs:
+    return None
+
+
+def _touches_down_wrongly(attempt: _Attempt) -> Explanation | None:
+    for source, destination in attempt.pairs:
         problem = _touch_down_problem(
-            source, destination, rolled, them_before, them_after, opponent_name
+            source,
+            destination,
+            attempt.dice,
+            attempt.them_before,
+            attempt.them_after,
+            attempt.opponent_name,
         )
         if problem is not None:
             return problem
-    if borne_off:
-        outside = [i + 1 for i in range(6, 24) if after[i]] + ([BAR_POINT] if after[BAR] else [])
-        if outside:
+    return None
+
+
+def _bears_off_wrongly(attempt: _Attempt) -> Explanation | None:
+    if not attempt.borne_off:
+        return None
+    after, before, moves = attempt.after, attempt.before, attempt.dice.moves
+    outside = [i + 1 for i in range(6, 24) if after[i]] + ([BAR_POINT] if after[BAR] else [])
+    if outside:
+        return Explanation(
+            "bearing off with checkers outside the home board",
+            tuple(sorted(outside, reverse=True)),
+        )
+    for source, destination in attempt.pairs:
+        if destination != OFF_POINT or source in moves:
+            continue
+        higher = [i + 1 for i in range(source, 6) if before[i]]
+        if higher and source < max(moves):
             return Explanation(
-                "bearing off with checkers outside the home board",
-                tuple(sorted(outside, reverse=True)),
+                f"{source}/off: a checker may be borne off from a lower point only when no "
+                f"checker stands higher ({higher[-1]})",
+                (source, higher[-1]),
             )
-        for source, destination in pairs:
-            if destination != OFF_POINT or source in moves:
-                continue
-            higher = [i + 1 for i in range(source, 6) if before[i]]
-            if higher and source < max(moves):
-                return Explanation(
-                    f"{source}/off: a checker may be borne off from a lower point only when no "
-                    f"checker stands higher ({higher[-1]})",
-                    (source, higher[-1]),
-                )
+    return None
 
-    misfit = _dice_misfit(pairs, rolled, after)
-    if misfit is not None:
-        return misfit
 
-    fewer = _reachable_with_fewer(position, rolled).get((after, them_after))
-    if fewer:
-        most_used = legal.dice_used
-        used = max(fewer, key=len)
-        if len(used) < most_used:
-            if rolled.is_double:
-                played = "only one was" if len(used) == 1 else f"only {len(used)} were"
-                if not used:
-                    played = "none was"
-                return Explanation(f"{most_used} {moves[0]}s could be played, {played}", touched)
-            if most_used == 2:
-                return Explanation("both dice could be played", touched)
-        if len(used) == 1 and used[0] != rolled.high:
-            return Explanation(f"the higher die ({rolled.high}) must be played", touched)
-    return Explanation(f"this is not a legal play with {_dice_words(rolled)}", touched)
+def _dice_do_not_fit(attempt: _Attempt) -> Explanation | None:
+    return _dice_misfit(attempt.pairs, attempt.dice, attempt.after)
+
+
+def _fewer_dice_played(attempt: _Attempt) -> Explanation | None:
+    """The result is reachable, but with fewer numbers than could be played, or the lower one."""
+    rolled = attempt.dice
+    fewer = _reachable_with_fewer(attempt.position, rolled).get((attempt.after, attempt.them_after))
+    if not fewer:
+        return None
+    most_used = attempt.legal.dice_used
+    used = max(fewer, key=len)
+    if len(used) < most_used:
+        if rolled.is_double:
+            played = "only one was" if len(used) == 1 else f"only {len(used)} were"
+            if not used:
+                played = "none was"
+            return Explanation(
+                f"{most_used} {rolled.moves[0]}s could be played, {played}", attempt.touched
+            )
+        if most_used == 2:
+            return Explanation("both dice could be played", attempt.touched)
+    if len(used) == 1 and used[0] != rolled.high:
+        return Explanation(f"the higher die ({rolled.high}) must be played", attempt.touched)
+    return None
+
+
+#: The rules an attempted play can break, in the order they are named: the first one broken is
+#: the explanation (a step backwards is named before the dice it does not fit, and so on).
+_RULES_IN_ORDER: tuple[Callable[[_Attempt], Explanation | None], ...] = (
+    _too_many_steps,
+    _backwards,
+    _blot_not_hit,
+    _bar_not_first,
+    _lands_blocked,
+    _touches_down_wrongly,
+    _bears_off_wrongly,
+    _dice_do_not_fit,
+    _fewer_dice_played,
+)
 
 
 def _mover_side(side: Sequence[int]) -> Side:
