@@ -370,58 +370,76 @@ class Referee:
     # -- buttons ------------------------------------------------------------------------------
 
     def _on_button(self, pressed: str) -> None:
-        game = self.game
-        name = pressed.removesuffix("-hold")
-        if name == "pause":
-            self._pause_clock(not (self.timer and self.timer.paused), "button", strict=False)
-            return
-        if name == "clock":
-            name = "done"  # pressing the clock ends the turn, as picking up the dice does
-        if name == "done":
-            if game.phase in ("moving", "illegal") and self._last_board is not None:
-                self._judge_board(self._last_board, dice_visible=True, done=True)
-            elif game.phase in ("moving", "illegal"):
-                self._say("Nothing seen yet: show the board to the camera")
-        elif name == "double" and not self.state.rules.uses_cube:
-            self._say("Shesh Besh is played without the cube")
-        elif name == "double":
-            if game.phase == "cube_offered":
-                assert game.offered_by is not None
-                self._beaver(1 - game.offered_by)
-            elif game.phase == "illegal" and game.illegal is not None:
-                self._condone_then(
-                    lambda: self._double(1 - game.illegal.player if game.illegal else 0)
-                )
-            else:
-                self._double(game.turn)
-        elif name in ("take", "pass") and game.phase != "resign_offered":
-            if game.phase != "cube_offered" or game.offered_by is None:
-                self._say(f"There is no double to {name}")
-            elif name == "take":
-                self._take(1 - game.offered_by)
-            else:
-                self._pass(1 - game.offered_by)
-        elif pressed == "resign":
+        """A button pressed (``-hold``: held long): :data:`_BUTTONS` says what each one does.
+
+        A short ``resign`` press only says how to resign, so that no knock on a button ends a game;
+        a button without a use does nothing.
+        """
+        if pressed == "resign":
             self._message = views.message(
                 "info", "Hold resign to resign a single game, or choose on the panel"
             )
-        elif name == "resign":
-            if game.phase in ("rolling", "moving"):
-                self._offer_resignation(game.turn, 1)
-        elif game.phase == "resign_offered" and name in ("take", "pass"):
-            self._on_button("accept" if name == "take" else "reject")
-        elif name in ("accept", "reject"):
-            if game.phase != "resign_offered" or game.resign is None:
-                self._say(f"There is no resignation to {name}")
-            else:
-                answer = ResignAccepted if name == "accept" else ResignRefused
-                self._emit(answer(_player(1 - game.resign[0])))
-        elif name == "undo":
-            target = self._last_play_checkpoint()
-            if target is None:
-                self._say("Nothing to take back in this game")
-            else:
-                self._undo(target)
+            return
+        name = pressed.removesuffix("-hold")
+        handler = _BUTTONS.get(name)
+        if handler is not None:
+            handler(self, name)
+
+    def _press_pause(self, name: str) -> None:
+        self._pause_clock(not (self.timer and self.timer.paused), "button", strict=False)
+
+    def _press_done(self, name: str) -> None:
+        """The mover's turn ends, as when the dice are picked up: judge the board last seen."""
+        game = self.game
+        if game.phase in ("moving", "illegal") and self._last_board is not None:
+            self._judge_board(self._last_board, dice_visible=True, done=True)
+        elif game.phase in ("moving", "illegal"):
+            self._say("Nothing seen yet: show the board to the camera")
+
+    def _press_double(self, name: str) -> None:
+        """A double by the player to act; while a double waits, a beaver by the taker."""
+        game = self.game
+        if not self.state.rules.uses_cube:
+            self._say("Shesh Besh is played without the cube")
+        elif game.phase == "cube_offered":
+            assert game.offered_by is not None
+            self._beaver(1 - game.offered_by)
+        elif game.phase == "illegal" and game.illegal is not None:
+            self._condone_then(lambda: self._double(1 - game.illegal.player if game.illegal else 0))
+        else:
+            self._double(game.turn)
+
+    def _press_take_or_pass(self, name: str) -> None:
+        """The answer to the waiting double; to a waiting resignation ``take`` accepts it."""
+        game = self.game
+        if game.phase == "resign_offered":
+            self._press_accept_or_reject("accept" if name == "take" else "reject")
+        elif game.phase != "cube_offered" or game.offered_by is None:
+            self._say(f"There is no double to {name}")
+        elif name == "take":
+            self._take(1 - game.offered_by)
+        else:
+            self._pass(1 - game.offered_by)
+
+    def _press_resign_held(self, name: str) -> None:
+        game = self.game
+        if game.phase in ("rolling", "moving"):
+            self._offer_resignation(game.turn, 1)
+
+    def _press_accept_or_reject(self, name: str) -> None:
+        game = self.game
+        if game.phase != "resign_offered" or game.resign is None:
+            self._say(f"There is no resignation to {name}")
+        else:
+            answer = ResignAccepted if name == "accept" else ResignRefused
+            self._emit(answer(_player(1 - game.resign[0])))
+
+    def _press_undo(self, name: str) -> None:
+        target = self._last_play_checkpoint()
+        if target is None:
+            self._say("Nothing to take back in this game")
+        else:
+            self._undo(target)
 
     def _last_play_checkpoint(self) -> int | None:
         """The event just before the last play of this game (its dice still on the board)."""
@@ -968,6 +986,22 @@ class Referee:
         """The panel's whole picture, as plain JSON values (:func:`.views.snapshot`)."""
         now = float(self.clock()) if self.state.timer is not None else None
         return views.snapshot(self.state, self._message, self._lights, now)
+
+
+#: What each button does. A held press (``-hold``) counts as its button; ``clock`` is ``done``
+#: under another name (pressing the clock ends the turn, as picking up the dice does).
+_BUTTONS: dict[str, Callable[[Referee, str], None]] = {
+    "pause": Referee._press_pause,
+    "clock": Referee._press_done,
+    "done": Referee._press_done,
+    "double": Referee._press_double,
+    "take": Referee._press_take_or_pass,
+    "pass": Referee._press_take_or_pass,
+    "resign": Referee._press_resign_held,
+    "accept": Referee._press_accept_or_reject,
+    "reject": Referee._press_accept_or_reject,
+    "undo": Referee._press_undo,
+}
 
 
 def _dice_of(observation: Observation) -> tuple[tuple[int, int] | None, bool]:
