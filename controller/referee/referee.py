@@ -454,8 +454,8 @@ class Referee:
     # -- observations -------------------------------------------------------------------------
 
     def _on_observation(self, observation: Observation) -> None:
-        game = self.game
-        if self.settings is None or game.phase in ("idle", "match_over"):
+        """A settled observation: the board and dice seen move the game on, or say what is wrong."""
+        if self.settings is None or self.game.phase in ("idle", "match_over"):
             return
         flat, cocked = _dice_of(observation)
         self._seen_dice = observation.dice
@@ -464,41 +464,58 @@ class Referee:
         if self.state.rules.one_outcome:
             self._on_counts_observation(observation, flat, cocked)
             return
+        board = self._board_seen(observation)
+        if board is None or not self._is_restored(board):
+            return
+        if cocked:
+            self._tell("info", "A die is cocked: roll again")
+            return
+        self._on_board(board, observation, flat)
+
+    def _board_seen(self, observation: Observation) -> Board | None:
+        """The board ``observation`` shows; None (and a mismatch recorded once) when it shows none."""
         board_or_mismatch = read_board(observation, is_expected=self._is_expected)
         if isinstance(board_or_mismatch, Mismatch):
             self._last_board = None
-            if game.mismatch != board_or_mismatch.reason:
+            if self.game.mismatch != board_or_mismatch.reason:
                 self._emit(
                     BoardMismatch(board_or_mismatch.reason, tuple(board_or_mismatch.locations))
                 )
             self._message = views.message(
                 "mismatch", board_or_mismatch.reason, board_or_mismatch.locations
             )
-            return
-        board = board_or_mismatch
-        self._last_board = board
+            return None
+        self._last_board = board_or_mismatch
+        return board_or_mismatch
+
+    def _is_restored(self, board: Board) -> bool:
+        """Whether play goes on from ``board``: not while the board must be put back as it was.
+
+        A board read again ends a mismatch; one put back as it was ends a restoration.
+        """
+        game = self.game
         if game.mismatch is not None and game.restore_to is None:
             self._emit(BoardRestored(game.position.to_position_id()))
             self._message = None
         game = self.game
-        if game.restore_to is not None:
-            if board == game.restore_to:
-                self._emit(BoardRestored(game.position.to_position_id()))
-                self._message = views.message("info", "Board restored")
-            else:
-                self._message = views.message(
-                    "illegal",
-                    "Put the board back as it was: the lights show where",
-                    board.differs_at(game.restore_to),
-                )
-                return
-        if cocked:
-            self._tell("info", "A die is cocked: roll again")
-            return
-        phase = self.game.phase
-        if phase == "moving" or (
-            phase == "illegal" and (flat is None or not self._is_new_roll(flat))
-        ):
+        if game.restore_to is None:
+            return True
+        if board == game.restore_to:
+            self._emit(BoardRestored(game.position.to_position_id()))
+            self._message = views.message("info", "Board restored")
+            return True
+        self._message = views.message(
+            "illegal",
+            "Put the board back as it was: the lights show where",
+            board.differs_at(game.restore_to),
+        )
+        return False
+
+    def _on_board(
+        self, board: Board, observation: Observation, flat: tuple[int, int] | None
+    ) -> None:
+        """A board read while play goes on: the turn in progress first, then the cube, then a roll."""
+        if self._is_turn_in_progress(flat):
             # The turn in progress comes first: the dice picked up end it, and only then may the
             # opponent turn the cube or roll.
             self._judge_board(board, dice_visible=bool(observation.dice), done=False)
@@ -513,6 +530,13 @@ class Referee:
             self._rolling(board, flat)
         elif phase == "illegal" and flat is not None and self._is_new_roll(flat):
             self._roll_during_illegal(board, flat)
+
+    def _is_turn_in_progress(self, flat: tuple[int, int] | None) -> bool:
+        """The mover is moving, or an illegal play stands and the opponent has not rolled anew."""
+        phase = self.game.phase
+        return phase == "moving" or (
+            phase == "illegal" and (flat is None or not self._is_new_roll(flat))
+        )
 
     # -- a roll with one outcome (Shesh Besh) ---------------------------------------------------
 
