@@ -45,7 +45,10 @@ class RingSettings:
     ``present``: ring score for a checker in the first row; ``layered``: for one lying on two
     others (its whole rim is free, so it must score higher); ``edge``: the least gradient an
     edge has, as a share of the field's 90th-percentile gradient; ``most_row``: the most checkers
-    looked for in one row before the second layer.
+    looked for in one row before the second layer. A frame is a hand over the field when a patch
+    that is neither board nor checker reaches across more than ``hand_columns`` point columns and
+    covers ``hand_area`` checkers, or when ``arm_area`` checkers of such cells lie at the field's
+    edge beside something crossing the frame (:func:`vision.field_board.arm_area`).
     """
 
     present: float = 0.7
@@ -55,7 +58,7 @@ class RingSettings:
     prominence: float = 0.2
     square: float = 0.05
     foreign_colour: float = 22.0
-    hand_area: float = 8.0
+    hand_area: float = 15.0
     hand_columns: float = 2.0
     arm_area: float = 1.0
     layered: float = 0.95
