@@ -88,7 +88,7 @@ from controller.referee.messages import (
 from controller.referee.reading import Board, Mismatch, raw_counts, read_board
 from controller.referee.state import GameState
 from controller.referee.turn import TurnPlays, board_of
-from controller.referee.variants import Outcome, differing
+from controller.referee.variants import Counts, Outcome, differing
 from controller.rules.position import Position
 from sheshbesh.events import (
     BoardMismatch,
@@ -548,13 +548,25 @@ class Referee:
         Standing stacks look like one checker from above, so the camera's counts are compared with
         what the variant says is visible, never checked for fifteen a side.
         """
-        game = self.game
-        rules = self.state.rules
         seen = raw_counts(observation)
-        current = rules.visible(game)
+        current = self.state.rules.visible(self.game)
         if cocked:
             self._tell("info", "A die is cocked: roll again")
             return
+        if not self._are_counts_restored(seen, current):
+            return
+        game = self.game
+        if game.phase in ("roll_off", "rolling"):
+            self._counts_before_roll(observation, flat, seen, current)
+        elif game.phase in ("moving", "illegal") and game.dice is not None:
+            self._counts_after_roll(observation, game.dice, seen, current)
+
+    def _are_counts_restored(self, seen: Counts, current: Counts) -> bool:
+        """Whether play goes on: not while the board must be put back as ``current`` shows it.
+
+        The counts seen as they should be again end a mismatch or a restoration.
+        """
+        game = self.game
         if game.restore_to is not None or (game.mismatch is not None and seen == current):
             if seen != current:
                 self._message = views.message(
@@ -562,59 +574,77 @@ class Referee:
                     "Put the board back as it was: the lights show where",
                     differing(seen, current),
                 )
-                return
+                return False
             self._emit(BoardRestored(game.position.to_position_id()))
-            game = self.game
-        if game.phase in ("roll_off", "rolling"):
-            if seen != current:
-                self._message = views.message(
-                    "mismatch",
-                    "Set up the board as the lights show"
-                    if game.phase == "roll_off"
-                    else f"{self._name(game.turn)} has not rolled yet: put the checkers back",
-                    differing(seen, current),
-                )
-                return
-            self._message = None
-            if game.phase == "roll_off":
-                self._roll_off_dice(observation)
-            elif flat is not None and self._is_new_roll(flat) and self._in_own_half(game.turn):
-                dice = (max(flat), min(flat))
-                self._emit(DiceRolled(_player(game.turn), dice))
+        return True
+
+    def _counts_before_roll(
+        self, observation: Observation, flat: tuple[int, int] | None, seen: Counts, current: Counts
+    ) -> None:
+        """The opening roll, or a roll on the board as it stands (the checkers must not move)."""
+        game = self.game
+        if seen != current:
+            self._message = views.message(
+                "mismatch",
+                "Set up the board as the lights show"
+                if game.phase == "roll_off"
+                else f"{self._name(game.turn)} has not rolled yet: put the checkers back",
+                differing(seen, current),
+            )
             return
-        if game.phase not in ("moving", "illegal") or game.dice is None:
-            return
-        outcome = rules.outcome(game)
+        self._message = None
+        if game.phase == "roll_off":
+            self._roll_off_dice(observation)
+        elif flat is not None and self._is_new_roll(flat) and self._in_own_half(game.turn):
+            dice = (max(flat), min(flat))
+            self._emit(DiceRolled(_player(game.turn), dice))
+
+    def _counts_after_roll(
+        self, observation: Observation, dice: tuple[int, int], seen: Counts, current: Counts
+    ) -> None:
+        """The roll's one outcome, recorded once the dice are picked up; else what is wrong."""
+        game = self.game
+        outcome = self.state.rules.outcome(game)
         assert outcome is not None  # a variant with one outcome a roll gives it
         expected = outcome.counts
         finished = not observation.dice
         if seen == expected and finished:
-            self._record_outcome(outcome, game.dice)
+            self._record_outcome(outcome, dice)
         elif seen == current and game.phase == "illegal":
             self._emit(BoardRestored(game.position.to_position_id()))
             self._message = None
         elif seen in (current, expected):
             self._message = None
-        elif finished and (game.illegal is None or game.illegal.board != Board.from_counts(seen)):
-            reason, locations = rules.explain_illegal(game, seen)
-            self._emit(
-                IllegalPlay(
-                    _player(game.turn),
-                    game.dice,
-                    reason,
-                    tuple(locations),
-                    position_id=game.position.to_position_id(),
-                    counts=dict(seen),
-                )
-            )
-            self._message = views.message("illegal", reason, locations)
-            self._say(reason)
+        elif finished and not self._is_illegal_recorded(seen):
+            self._record_illegal_counts(dice, seen)
         elif not finished:
             self._message = views.message(
                 "illegal",
                 "That is not what the roll does: the lights show the way",
                 differing(seen, expected),
             )
+
+    def _is_illegal_recorded(self, seen: Counts) -> bool:
+        """The illegal result seen is the one already recorded (the camera repeats itself)."""
+        illegal = self.game.illegal
+        return illegal is not None and illegal.board == Board.from_counts(seen)
+
+    def _record_illegal_counts(self, dice: tuple[int, int], seen: Counts) -> None:
+        """Record the result seen as an illegal play of ``dice``, and say why it is one."""
+        game = self.game
+        reason, locations = self.state.rules.explain_illegal(game, seen)
+        self._emit(
+            IllegalPlay(
+                _player(game.turn),
+                dice,
+                reason,
+                tuple(locations),
+                position_id=game.position.to_position_id(),
+                counts=dict(seen),
+            )
+        )
+        self._message = views.message("illegal", reason, locations)
+        self._say(reason)
 
     def _record_outcome(self, outcome: Outcome, dice: tuple[int, int]) -> None:
         self._emit(
