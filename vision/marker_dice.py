@@ -14,6 +14,8 @@ any size, any table): here the board and the die's size are known, and the readi
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 import cv2
@@ -143,6 +145,10 @@ def find_dice(
     return [(u, v) for _, u, v in found]
 
 
+#: A blob that may be pips: its centre (x, y pixels), its area (pixels) and its outline.
+_Blob = tuple[float, float, float, cv2.typing.MatLike]
+
+
 def read_die(patch: Image, die_size_pixels: float, config: ReaderConfig) -> tuple[int, float, bool]:
     """Pips, confidence and cockedness of the die in the middle of a top-down close-up ``patch``.
 
@@ -163,46 +169,128 @@ def read_die(patch: Image, die_size_pixels: float, config: ReaderConfig) -> tupl
     # centre on the die's own colour (its shadow and a tilted side moved the first guess)
     body = np.median(lab[near], axis=0)
     distance = np.sqrt((((lab - body) * np.array([0.7, 1.0, 1.0], np.float32)) ** 2).sum(axis=2))
+    face = _face(distance, radial, near, side, die_size_pixels, config)
+    contrast = (body_l - lightness) if light_body else (lightness - body_l)
+    pip_mask = _pip_mask(contrast, radial, face.inside, die_size_pixels, config)
+    contours, _ = cv2.findContours(pip_mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    # what looks like the die: its own colour, or its pips (a pip is ringed by it, a die's middle
+    # is all of it)
+    die_like = (distance < config.die_body_distance) | (pip_mask > 0)
+    expected = math.pi * (0.085 * die_size_pixels) ** 2  # one pip's area
+    blobs = _pip_blobs(
+        contours, die_like.astype(np.uint8), face.centre, die_size_pixels, expected, config
+    )
+    blobs = _one_or_a_two(blobs, face.centre, die_size_pixels, expected)
+    blobs, (centre_x, centre_y) = _about_middle(blobs, face.centre, die_size_pixels)
+    counted = _count_pips(blobs, die_size_pixels, expected)
+    pips, sizes, spots = counted.count, counted.sizes, counted.spots
+    cocked = _is_cocked(counted, face.aspect, config)
+    if not 1 <= pips <= 6:
+        return max(0, min(pips, 6)), 0.2, cocked
+    confidence = float(np.clip(1.0 - np.abs(np.array(sizes) - 1.0).mean() * 0.5, 0.3, 1.0))
+    if pips == 1:  # a lone pip is often cut larger; its size says little
+        confidence = max(confidence, 0.9)
+    # a die's middle is all die: its own colour or its pips
+    middle = np.hypot(xs - centre_x, ys - centre_y) < 0.3 * die_size_pixels
+    confidence *= float(die_like[middle].mean())
+    if not _symmetric(spots, 0.13 * die_size_pixels):
+        # every flat face is symmetric about its middle; a tilted one may have run pips together
+        if not cocked:
+            return 0, 0.0, cocked
+        confidence *= 0.5
+    return pips, round(confidence, 4), cocked
+
+
+@dataclass(frozen=True, slots=True)
+class _Face:
+    """The die's face in a close-up: its middle (x, y pixels), its shape, the area pips lie in.
+
+    ``aspect`` is the face's short side over its long side, 0 where the face is not seen apart;
+    ``inside`` is 1 on the face (its pips filled in) and 0 elsewhere.
+    """
+
+    centre: tuple[float, float]
+    aspect: float
+    inside: npt.NDArray[np.uint8]
+
+
+def _face(
+    distance: npt.NDArray[np.float32],
+    radial: npt.NDArray[np.float64],
+    near: npt.NDArray[np.bool_],
+    side: int,
+    die_size_pixels: float,
+    config: ReaderConfig,
+) -> _Face:
+    """The die-coloured area about the middle with its pips filled in (its convex hull), or,
+    where it runs into a background of its own colour, a disc of the die's size."""
     face = ((distance < config.die_body_distance) & (radial < 0.75 * die_size_pixels)).astype(
         np.uint8
     )
-    face = cv2.morphologyEx(face, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(face)
+    closed = cv2.morphologyEx(face, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(closed)
     overlap = np.bincount(labels[near].ravel(), minlength=count)
     overlap[0] = 0
-    centre_x, centre_y = side / 2, side / 2
-    # the face: the die-coloured area about the middle with its pips filled in (its convex hull),
-    # or, where it runs into a background of its own colour, a disc of the die's size
     inside = (radial < 0.55 * die_size_pixels).astype(np.uint8)
-    aspect = 0.0  # the face's short side over its long side; 0 where the face is not seen apart
     if count > 1 and overlap.max() > 0:
         best = int(overlap.argmax())
         if 0.6 < stats[best][4] / die_size_pixels**2 < 1.6:  # not run into a background
-            centre_x, centre_y = float(centroids[best][0]), float(centroids[best][1])
-            outline, _ = cv2.findContours(
-                (labels == best).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
-            )
-            hull = np.zeros_like(inside)
-            largest = max(outline, key=cv2.contourArea)
-            cv2.fillPoly(hull, [cv2.convexHull(largest)], 1)
-            (_, _), (face_w, face_h), _ = cv2.minAreaRect(largest)
-            long_side = max(face_w, face_h, 1.0)
-            filled = cv2.contourArea(largest) / max(face_w * face_h, 1.0)
-            # only a face seen clean (a full rectangle a die long) tells its shape
-            if 0.85 <= long_side / die_size_pixels <= 1.15 and filled >= 0.88:
-                aspect = min(face_w, face_h) / long_side
-            if hull.sum() >= 0.5 * die_size_pixels**2:
-                inside = hull
-    contrast = (body_l - lightness) if light_body else (lightness - body_l)
-    # half way between the die and its pips' deepest tone, so blurred neighbours stay apart
+            return _face_apart(labels == best, centroids[best], inside, die_size_pixels)
+    return _Face((side / 2, side / 2), 0.0, inside)
+
+
+def _face_apart(
+    area: npt.NDArray[np.bool_],
+    centroid: npt.NDArray[np.float64],
+    disc: npt.NDArray[np.uint8],
+    die_size_pixels: float,
+) -> _Face:
+    """The face seen apart from its background (``area``); the ``disc`` where its hull is small."""
+    outline, _ = cv2.findContours(area.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = np.zeros_like(disc)
+    largest = max(outline, key=cv2.contourArea)
+    cv2.fillPoly(hull, [cv2.convexHull(largest)], 1)
+    (_, _), (face_w, face_h), _ = cv2.minAreaRect(largest)
+    long_side = max(face_w, face_h, 1.0)
+    filled = cv2.contourArea(largest) / max(face_w * face_h, 1.0)
+    aspect = 0.0
+    # only a face seen clean (a full rectangle a die long) tells its shape
+    if 0.85 <= long_side / die_size_pixels <= 1.15 and filled >= 0.88:
+        aspect = min(face_w, face_h) / long_side
+    inside = hull if hull.sum() >= 0.5 * die_size_pixels**2 else disc
+    return _Face((float(centroid[0]), float(centroid[1])), aspect, inside)
+
+
+def _pip_mask(
+    contrast: npt.NDArray[np.float32],
+    radial: npt.NDArray[np.float64],
+    inside: npt.NDArray[np.uint8],
+    die_size_pixels: float,
+    config: ReaderConfig,
+) -> npt.NDArray[np.uint8]:
+    """Where the face is far enough from the die's own tone to be a pip (1), else 0.
+
+    The threshold lies half way between the die and its pips' deepest tone, so blurred
+    neighbours stay apart.
+    """
     on_face = radial < 0.5 * die_size_pixels
     deepest = float(np.percentile(contrast[on_face], 98))
-    pip_mask = (contrast > max(config.pip_contrast, 0.5 * deepest)).astype(np.uint8) & inside
-    contours, _ = cv2.findContours(pip_mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
-    # round a pip: the die's colour, or its neighbour pips (blur runs them close)
-    die_like_ring = ((distance < config.die_body_distance) | (pip_mask > 0)).astype(np.uint8)
-    expected = math.pi * (0.085 * die_size_pixels) ** 2
-    blobs: list[tuple[float, float, float, npt.NDArray[np.int32]]] = []
+    return (contrast > max(config.pip_contrast, 0.5 * deepest)).astype(np.uint8) & inside
+
+
+def _pip_blobs(
+    contours: Sequence[cv2.typing.MatLike],
+    die_like: npt.NDArray[np.uint8],
+    centre: tuple[float, float],
+    die_size_pixels: float,
+    expected: float,
+    config: ReaderConfig,
+) -> list[_Blob]:
+    """The blobs of pip size (one pip, or a few blur ran together) near the face's middle.
+
+    A pip lies on the face: ``die_like`` (the die's colour, or its neighbour pips) all round it.
+    """
+    blobs: list[_Blob] = []
     for contour in contours:
         area = float(cv2.contourArea(contour)) + 0.5 * len(contour)
         if area < 0.4 * expected or area > 5 * expected:
@@ -211,19 +299,38 @@ def read_die(patch: Image, die_size_pixels: float, config: ReaderConfig) -> tupl
         if moments["m00"] <= 0:
             continue
         cx, cy = moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]
-        if math.hypot(cx - centre_x, cy - centre_y) > 0.62 * die_size_pixels:
+        if math.hypot(cx - centre[0], cy - centre[1]) > 0.62 * die_size_pixels:
             continue
-        if _on_face(contour, die_like_ring, die_size_pixels) < config.pip_on_face:
-            continue  # a pip lies on the face: die colour all round it
+        if _on_face(contour, die_like, die_size_pixels) < config.pip_on_face:
+            continue
         blobs.append((cx, cy, area, contour))
+    return blobs
+
+
+def _one_or_a_two(
+    blobs: list[_Blob], centre: tuple[float, float], die_size_pixels: float, expected: float
+) -> list[_Blob]:
+    """Two lone pips are a 2 only at opposite corners; otherwise the one nearer the middle.
+
+    A 2's pips lie 0.76 of a side apart (less if cocked); two blots closer or further are a 1
+    beside a piece of the board.
+    """
     if len(blobs) == 2 and max(b[2] for b in blobs) < 2.2 * expected:
-        # a 2's pips lie at opposite corners (0.76 of a side apart, less if cocked); two blots
-        # closer or further are a 1 beside a piece of the board: keep the one nearer the middle
         apart = math.hypot(blobs[0][0] - blobs[1][0], blobs[0][1] - blobs[1][1])
         if not 0.62 <= apart / die_size_pixels <= 0.95:
-            blobs = [min(blobs, key=lambda b: math.hypot(b[0] - centre_x, b[1] - centre_y))]
-    # every face's pips lie symmetrically about the face's middle, at most 0.38 of the die's side
-    # from it: their mean is the middle, and whatever lies further out is not a pip of this face
+            return [min(blobs, key=lambda b: math.hypot(b[0] - centre[0], b[1] - centre[1]))]
+    return blobs
+
+
+def _about_middle(
+    blobs: list[_Blob], centre: tuple[float, float], die_size_pixels: float
+) -> tuple[list[_Blob], tuple[float, float]]:
+    """The blobs that are pips of one face, and the face's middle (``centre`` if there are none).
+
+    Every face's pips lie symmetrically about the face's middle, at most 0.38 of the die's side
+    from it: their mean is the middle, and whatever lies further out is not a pip of this face.
+    """
+    centre_x, centre_y = centre
     for _ in range(2):
         if blobs:
             centre_x = float(np.mean([b[0] for b in blobs]))
@@ -233,6 +340,28 @@ def read_die(patch: Image, die_size_pixels: float, config: ReaderConfig) -> tupl
                 for b in blobs
                 if math.hypot(b[0] - centre_x, b[1] - centre_y) <= 0.46 * die_size_pixels
             ]
+    return blobs, (centre_x, centre_y)
+
+
+@dataclass(frozen=True, slots=True)
+class _Counted:
+    """The pips of a die's face, and what their blobs say of how the face is seen.
+
+    ``sizes`` holds each blob's area over that of the pips it counts for; ``spots`` each pip's
+    centre. ``shapes`` (short over long axis), ``slants`` (the long axis, radians) and ``shaped``
+    (centres) describe the lone pips whose outline an ellipse fits.
+    """
+
+    count: int
+    sizes: list[float]
+    spots: list[tuple[float, float]]
+    shapes: list[float]
+    slants: list[float]
+    shaped: list[tuple[float, float]]
+
+
+def _count_pips(blobs: list[_Blob], die_size_pixels: float, expected: float) -> _Counted:
+    """Count the pips of ``blobs``: a lone pip is one, a row blur ran together counts by its length."""
     pips, shapes, sizes = 0, [], []
     slants: list[float] = []
     shaped: list[tuple[float, float]] = []
@@ -243,53 +372,64 @@ def read_die(patch: Image, die_size_pixels: float, config: ReaderConfig) -> tupl
             shapes.append(min(d1, d2) / max(d1, d2, 1e-6))
             slants.append(math.radians(slant if d1 >= d2 else slant + 90))  # the long axis
             shaped.append((cx, cy))
-        n = 1
-        if area > 2.2 * expected:  # pips run together by blur: a row of them, one pip wide
-            if len(contour) < 5:
-                continue
-            (_, _), (d1, d2), _ = cv2.minAreaRect(contour)
-            wide, long = min(d1, d2), max(d1, d2)
-            n = max(1, round((long - wide) / (0.27 * die_size_pixels)) + 1)  # 0.27 of a side apart
-            if n > 3 or wide > 0.3 * die_size_pixels or area > 2.4 * n * expected:
-                continue  # a blot (a shadow, an edge, a corner of the board), not a row of pips
-        if n > 1:
-            points = contour.reshape(-1, 2).astype(np.float64)
-            _, vectors = np.linalg.eigh(np.cov(points.T))
-            dx, dy = vectors[:, 1]  # along the row
-            step = (long - wide) / (n - 1)
-            for k in range(n):
-                offset = (k - (n - 1) / 2) * step
-                spots.append((cx + offset * dx, cy + offset * dy))
-        else:
-            spots.append((cx, cy))
+        row = _row_of_pips(cx, cy, area, contour, die_size_pixels, expected)
+        if row is None:
+            continue
+        spots.extend(row)
+        n = len(row)
         pips += n
         sizes.append(area / (n * expected))
-    # a cocked die shows its top face foreshortened: the square of pips of a 4 or a 5 becomes an
-    # oblong, a 6's columns come closer or further apart. Where the pips are seen one by one their
-    # spread says so; otherwise (1, 2, 3, blurred pips) their foreshortened shapes do.
-    squash = _pip_squash(spots) if len(sizes) == pips else None
+    return _Counted(pips, sizes, spots, shapes, slants, shaped)
+
+
+def _row_of_pips(
+    cx: float,
+    cy: float,
+    area: float,
+    contour: cv2.typing.MatLike,
+    die_size_pixels: float,
+    expected: float,
+) -> list[tuple[float, float]] | None:
+    """The centres of the pips in one blob: one pip, or a row of them that blur ran together.
+
+    A row is one pip wide with its pips 0.27 of a side apart, at most three. None for a blot (a
+    shadow, an edge, a corner of the board), not a row of pips.
+    """
+    if area <= 2.2 * expected:
+        return [(cx, cy)]
+    if len(contour) < 5:
+        return None
+    (_, _), (d1, d2), _ = cv2.minAreaRect(contour)
+    wide, long = min(d1, d2), max(d1, d2)
+    n = max(1, round((long - wide) / (0.27 * die_size_pixels)) + 1)
+    if n > 3 or wide > 0.3 * die_size_pixels or area > 2.4 * n * expected:
+        return None
+    if n == 1:
+        return [(cx, cy)]
+    points = contour.reshape(-1, 2).astype(np.float64)
+    _, vectors = np.linalg.eigh(np.cov(points.T))
+    dx, dy = vectors[:, 1]  # along the row
+    step = (long - wide) / (n - 1)
+    spots: list[tuple[float, float]] = []
+    for k in range(n):
+        offset = (k - (n - 1) / 2) * step
+        spots.append((cx + offset * dx, cy + offset * dy))
+    return spots
+
+
+def _is_cocked(counted: _Counted, aspect: float, config: ReaderConfig) -> bool:
+    """Whether the die lies cocked, its top face foreshortened.
+
+    The square of pips of a 4 or a 5 becomes an oblong, a 6's columns come closer or further
+    apart. Where the pips are seen one by one their spread says so; otherwise (1, 2, 3, blurred
+    pips) a face seen clean shows its shape, else the pips' foreshortened shapes do.
+    """
+    squash = _pip_squash(counted.spots) if len(counted.sizes) == counted.count else None
     if squash is not None:
-        cocked = squash > config.cocked_squash_grid
-    else:
-        # a face seen clean shows its shape better than blurred pips do
-        cocked = (
-            aspect < config.cocked_aspect if aspect > 0 else _tilted(shapes, slants, shaped, config)
-        )
-    if not 1 <= pips <= 6:
-        return max(0, min(pips, 6)), 0.2, cocked
-    confidence = float(np.clip(1.0 - np.abs(np.array(sizes) - 1.0).mean() * 0.5, 0.3, 1.0))
-    if pips == 1:  # a lone pip is often cut larger; its size says little
-        confidence = max(confidence, 0.9)
-    # a die's middle is all die: its own colour or its pips
-    middle = np.hypot(xs - centre_x, ys - centre_y) < 0.3 * die_size_pixels
-    die_like = (distance < config.die_body_distance) | (pip_mask > 0)
-    confidence *= float(die_like[middle].mean())
-    if not _symmetric(spots, 0.13 * die_size_pixels):
-        # every flat face is symmetric about its middle; a tilted one may have run pips together
-        if not cocked:
-            return 0, 0.0, cocked
-        confidence *= 0.5
-    return pips, round(confidence, 4), cocked
+        return squash > config.cocked_squash_grid
+    if aspect > 0:
+        return aspect < config.cocked_aspect
+    return _tilted(counted.shapes, counted.slants, counted.shaped, config)
 
 
 def _tilted(
@@ -322,7 +462,7 @@ def _tilted(
 
 
 def _on_face(
-    contour: npt.NDArray[np.int32], body_like: npt.NDArray[np.uint8], die_size_pixels: float
+    contour: cv2.typing.MatLike, body_like: npt.NDArray[np.uint8], die_size_pixels: float
 ) -> float:
     """Share of a thin ring just around a pip's blob that has the die's own colour."""
     gap = max(1, round(0.03 * die_size_pixels))
