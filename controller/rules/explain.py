@@ -492,46 +492,84 @@ def _touch_down_problem(
 ) -> Explanation | None:
     """A checker moved more than one number touches down on the way: blocked, or a blot not hit."""
     distance = source - destination
-    moves = dice.moves
-    if destination == OFF_POINT or distance in moves:
+    if destination == OFF_POINT or distance in dice.moves:
+        return None
+    routes = _stops_on_the_way(source, distance, dice)
+    if routes is None:
         return None
     step = f"{point_text(source)}/{destination}"
-    if dice.is_double:
-        die = moves[0]
-        if distance % die or distance // die > len(moves):
-            return None
-        routes = [[source - die * k for k in range(1, distance // die)]]
-    elif distance == dice.first + dice.second:
-        routes = [[source - dice.first], [source - dice.second]]
-    else:
-        return None
     open_routes = [r for r in routes if all(them_before[24 - p] < 2 for p in r)]
     if not open_routes:
-        if len(routes) == 2:
-            first, second = routes[0][0], routes[1][0]
-            return Explanation(
-                f"{step} cannot touch down: {opponent_name} holds {first} and {second}",
-                (source, first, second, destination),
-            )
-        blocked = next(p for p in routes[0] if them_before[24 - p] >= 2)
-        return Explanation(
-            f"{step} touches down on a blocked point ({opponent_name} holds {blocked})",
-            (source, blocked, destination),
-        )
-    for route in open_routes:
-        if not any(them_before[24 - p] == 1 and them_after[24 - p] == 1 for p in route):
-            return None
-    blot = next(p for p in open_routes[0] if them_before[24 - p] == 1 and them_after[24 - p] == 1)
+        return _blocked_on_the_way(step, source, destination, routes, them_before, opponent_name)
+    blot = _blot_left_on_every_route(open_routes, them_before, them_after)
+    if blot is None:
+        return None
     return Explanation(
         f"{step} touches down on {blot}, so {opponent_name}'s blot there must be hit",
         (source, blot, destination),
     )
 
 
+def _stops_on_the_way(source: int, distance: int, dice: Dice) -> list[list[int]] | None:
+    """The points a checker moved ``distance`` by several numbers stops on, route by route.
+
+    A double has one route; two different numbers have two (either one first). None when no
+    numbers of the roll add up to ``distance``.
+    """
+    moves = dice.moves
+    if dice.is_double:
+        die = moves[0]
+        if distance % die or distance // die > len(moves):
+            return None
+        return [[source - die * k for k in range(1, distance // die)]]
+    if distance == dice.first + dice.second:
+        return [[source - dice.first], [source - dice.second]]
+    return None
+
+
+def _blot_left_on_every_route(
+    routes: list[list[int]], them_before: tuple[int, ...], them_after: tuple[int, ...]
+) -> int | None:
+    """A blot still standing where the checker touched down, whichever route it took.
+
+    The first route's such blot; None when some route touches down on no blot left standing.
+    """
+    for route in routes:
+        if not any(them_before[24 - p] == 1 and them_after[24 - p] == 1 for p in route):
+            return None
+    return next(p for p in routes[0] if them_before[24 - p] == 1 and them_after[24 - p] == 1)
+
+
+def _blocked_on_the_way(
+    step: str,
+    source: int,
+    destination: int,
+    routes: list[list[int]],
+    them_before: tuple[int, ...],
+    opponent_name: str,
+) -> Explanation:
+    """Every route of ``step`` touches down on a point the opponent holds: name the points."""
+    if len(routes) == 2:
+        first, second = routes[0][0], routes[1][0]
+        return Explanation(
+            f"{step} cannot touch down: {opponent_name} holds {first} and {second}",
+            (source, first, second, destination),
+        )
+    blocked = next(p for p in routes[0] if them_before[24 - p] >= 2)
+    return Explanation(
+        f"{step} touches down on a blocked point ({opponent_name} holds {blocked})",
+        (source, blocked, destination),
+    )
+
+
 def _dice_misfit(
     pairs: list[tuple[int, int]], dice: Dice, after: tuple[int, ...]
 ) -> Explanation | None:
-    """Share the dice out over the inferred steps; say which step no die is left for."""
+    """Share the dice out over the inferred steps; say which step no die is left for.
+
+    Steps on the board take their numbers first, longest first; checkers borne off take what
+    is left, from the highest point down.
+    """
     remaining = list(dice.moves)
     words = _dice_words(dice)
     moving = sorted(((s, d) for s, d in pairs if d != OFF_POINT), key=lambda p: p[1] - p[0])
@@ -543,16 +581,33 @@ def _dice_misfit(
         distance = source - destination
         use = _subset_summing(remaining, distance)
         if use is None:
-            step = f"{point_text(source)}/{destination}"
-            if distance in dice.moves:
-                text = f"{step} needs a {distance}, but {words} has no {distance} left for it"
-            elif _subset_summing(list(dice.moves), distance) is not None:
-                text = f"{step} needs {distance} pips, but {words} has not that many left for it"
-            else:
-                text = f"{step} moves {distance} pips: no number of {words} makes {distance}"
-            return Explanation(text, (source, destination))
+            return _no_numbers_for(source, destination, dice)
         for value in use:
             remaining.remove(value)
+    return _bear_off_misfit(pairs, remaining, words, after)
+
+
+def _no_numbers_for(source: int, destination: int, dice: Dice) -> Explanation:
+    """No numbers left of ``dice`` make the step: the one it needs is used, or none ever could."""
+    words = _dice_words(dice)
+    distance = source - destination
+    step = f"{point_text(source)}/{destination}"
+    if distance in dice.moves:
+        text = f"{step} needs a {distance}, but {words} has no {distance} left for it"
+    elif _subset_summing(list(dice.moves), distance) is not None:
+        text = f"{step} needs {distance} pips, but {words} has not that many left for it"
+    else:
+        text = f"{step} moves {distance} pips: no number of {words} makes {distance}"
+    return Explanation(text, (source, destination))
+
+
+def _bear_off_misfit(
+    pairs: list[tuple[int, int]], remaining: list[int], words: str, after: tuple[int, ...]
+) -> Explanation | None:
+    """The checkers borne off take the numbers ``remaining`` (used up as they go), highest first.
+
+    A number larger than the point bears off only when no checker stands higher.
+    """
     for source, _ in sorted((p for p in pairs if p[1] == OFF_POINT), reverse=True):
         if source in remaining:
             remaining.remove(source)
