@@ -170,6 +170,8 @@ class MatchContext:
         'MAHgAAAAAAAE'
         """
         _check_player(player)
+        # Not RefereeState.match_state (controller/referee/fold.py): only the Match ID's fields, at
+        # a decision with no double awaiting an answer; the fields the judge alone reads keep defaults.
         state = MatchState(
             length=self.length,
             score=self.score,

@@ -101,6 +101,9 @@ class RefereeState:
 
     def match_state(self) -> MatchState:
         """The rules engine's view of the match in this state."""
+        # Not shared with MatchContext.to_match_id (controller/analysis/context.py): the judge also
+        # reads what a Match ID does not (the Crawford rule and whether it is done, game over,
+        # beavers), and this Match ID is this moment's, marking a double that awaits an answer.
         settings = self.settings or MatchSettings()
         game = self.game
         return MatchState(
