@@ -468,43 +468,56 @@ FRAME_CELL = 0.25
 #: a cell of the frame this unlike the frame's own colour (Lab distance, lightness counted half)
 #: holds something: an arm, a cup, a hand resting there
 FRAME_STRANGE = 30.0
+#: or edges across the frame this many times stronger than the frame's usual (an arm's sides; a
+#: frame's grain and its joints run along it): an arm of the frame's own colour shows so
+FRAME_EDGES = 3.0
+#: cells between two such cells up to this many apart are held too (an arm's even middle between
+#: its sides: one and a half points)
+ARM_WIDTH = 6
 #: the least run of such cells that can be an arm (a finger's width is about one)
 ARM_CELLS = 2
 #: how far into the field, as a share of its height, the arm's patch is looked for
 ARM_REACH = 0.25
 
 
-def _frame_beside(image: Image, geometry: Field) -> list[FloatArray]:
+def _frame_beside(image: Image, geometry: Field) -> list[npt.NDArray[np.bool_]]:
     """The frame along the field's top and bottom sides, in cells of :data:`FRAME_CELL` points:
-    for each side, how unlike the frame's own colour (its middle) each cell is; 0 for a cell the
-    camera does not see."""
+    for each side, which cells hold something that crosses the frame (see :data:`FRAME_STRANGE`,
+    :data:`FRAME_EDGES`, :data:`ARM_WIDTH`); never a cell the camera does not see."""
     height, width = geometry.height, geometry.width
     near = max(1, round(FRAME_NEAR * height))
     far = max(near + 2, round(FRAME_FAR * height))
     cell = FRAME_CELL * geometry.point_width
     cells = max(1, int(width / cell))
     bounds = (np.arange(cells + 1) * width / cells).round().astype(int)
+    spans = list(itertools.pairwise(bounds))
     sides = []
     for first, last in ((-far, -near), (height + near, height + far)):
         band = geometry.rectify(image, (first, last))
         lab = cv2.cvtColor(band, cv2.COLOR_BGR2LAB).astype(np.float64)
-        colours = np.array(
-            [lab[:, a:b].reshape(-1, 3).mean(0) for a, b in itertools.pairwise(bounds)]
-        )
+        colours = np.array([lab[:, a:b].reshape(-1, 3).mean(0) for a, b in spans])
+        grey = cv2.cvtColor(band, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        across = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3))
+        edges = np.array([float(across[:, a:b].mean()) for a, b in spans])
         # a cell is seen when its four corners lie inside the camera's view
-        xs = np.repeat(bounds, 2)[1:-1].reshape(-1, 2)
         corners = np.array(
-            [(x, y) for a, b in xs for x in (a, b - 1) for y in (first, last - 1)], np.float64
+            [(x, y) for a, b in spans for x in (a, b - 1) for y in (first, last - 1)], np.float64
         )
         camera = geometry.to_camera(corners).reshape(cells, 4, 2)
-        inside = (camera >= 0).all(axis=(1, 2)) & (
+        seen = (camera >= 0).all(axis=(1, 2)) & (
             camera < np.asarray(geometry.image_size, np.float64)
         ).all(axis=(1, 2))
-        if not inside.any():
-            sides.append(np.zeros(cells))
+        if not seen.any():
+            sides.append(np.zeros(cells, bool))
             continue
-        own = np.median(colours[inside], axis=0)
-        sides.append(np.asarray(np.where(inside, _distance(colours, own), 0.0), np.float64))
+        unlike = _distance(colours, np.median(colours[seen], axis=0)) > FRAME_STRANGE
+        edged = edges > FRAME_EDGES * (float(np.median(edges[seen])) + 1.0)
+        crossed = (unlike | edged) & seen
+        marked = np.flatnonzero(crossed)
+        for before, after in itertools.pairwise(marked):
+            if after - before <= ARM_WIDTH + 1:
+                crossed[before:after] = True
+        sides.append(np.asarray(crossed, np.bool_))
     return sides
 
 
@@ -518,14 +531,13 @@ def arm_area(image: Image, strange: npt.NDArray[np.bool_], geometry: Field) -> f
     frame."""
     rows = strange.shape[1]
     reach = max(1, round(ARM_REACH * rows))
-    cell = FRAME_CELL * geometry.point_width
+    cell = geometry.width / max(1, int(geometry.width / (FRAME_CELL * geometry.point_width)))
     edges = [geometry.column(f"p{13 + i}")[:2] for i in range(12)]
     cell_area = (geometry.point_width / COLUMN_CELLS) * (geometry.height / rows)
     best = 0.0
-    for unlike, inside in zip(
+    for crossed, inside in zip(
         _frame_beside(image, geometry), (slice(0, reach), slice(rows - reach, rows)), strict=True
     ):
-        crossed = unlike > FRAME_STRANGE
         runs = np.flatnonzero(np.diff(np.concatenate([[0], crossed.astype(int), [0]])))
         for start, stop in runs.reshape(-1, 2):
             if stop - start < ARM_CELLS:

@@ -60,6 +60,30 @@ def test_an_arm_crossing_the_frame_is_a_hand_though_the_patch_is_small(seed: int
 
 
 @pytest.mark.parametrize("seed", [3, 8])
+def test_an_arm_of_the_frames_own_colour_shows_by_its_sides(seed: int) -> None:
+    image, calibration = _starting_frame(seed)
+    field = calibration.field
+    painted = _painted(image, calibration, 0.8, 1.0)  # the hand, inside the field
+    # the arm over the frame: the frame's own colour, told only by the shadows along its sides
+    frame_at = field.to_camera(np.array([[field.width * 0.1, field.height * 1.04]]))[0]
+    frame_colour = painted[round(frame_at[1]), round(frame_at[0])].tolist()
+    left = field.column("p10")[0] + 0.15 * field.point_width
+    right = field.column("p9")[1] - 0.55 * field.point_width
+    below = 1.0 + FRAME_FAR + 0.05
+    sleeve = np.array([(left, 1.0), (right, 1.0), (right, below), (left, below)]) * np.array(
+        [1.0, field.height]
+    )
+    cv2.fillPoly(painted, [field.to_camera(sleeve).round().astype(np.int32)], frame_colour)
+    for x in (left, right):
+        side = field.to_camera(np.array([(x, field.height), (x, below * field.height)]))
+        ends = side.round().astype(int)
+        cv2.line(painted, tuple(ends[0]), tuple(ends[1]), (20, 20, 20), 3)
+    reaching = read_field(painted, calibration)
+    assert reaching.extra["arm"] >= RingSettings().arm_area
+    assert reaching.state == "occluded"
+
+
+@pytest.mark.parametrize("seed", [3, 8])
 def test_the_same_patch_inside_the_field_alone_is_no_hand(seed: int) -> None:
     image, calibration = _starting_frame(seed)
     floating = read_field(_painted(image, calibration, 0.6, 0.8), calibration)
