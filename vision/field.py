@@ -196,7 +196,10 @@ class Field:
         averaging), so a frame that shows the field much larger than that (a 4K camera) is first
         shrunk by area averaging, or its grain and stripes would alias into false edges.
         """
-        first, last = (0, self.height) if rows is None else rows
+        return self.rectify_rows(image, [(0, self.height) if rows is None else rows])[0]
+
+    def rectify_rows(self, image: Image, spans: Sequence[tuple[int, int]]) -> list[Image]:
+        """:meth:`rectify` for several spans of rows at once: a large frame is shrunk once."""
         image = check_image(image)
         size = (image.shape[1], image.shape[0])
         shrink = self.camera_scale(size) / SAMPLING
@@ -206,12 +209,16 @@ class Field:
         matrix = self.homography()
         if size != tuple(self.image_size):
             matrix = matrix @ resize_matrix(size, self.image_size)
-        if first:
-            matrix = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, -first], [0.0, 0.0, 1.0]]) @ matrix
-        out = cv2.warpPerspective(
-            image, matrix, (self.width, max(1, last - first)), flags=cv2.INTER_LINEAR
-        )
-        return np.asarray(out, np.uint8)
+        views = []
+        for first, last in spans:
+            moved = matrix
+            if first:
+                moved = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, -first], [0.0, 0.0, 1.0]]) @ matrix
+            out = cv2.warpPerspective(
+                image, moved, (self.width, max(1, last - first)), flags=cv2.INTER_LINEAR
+            )
+            views.append(np.asarray(out, np.uint8))
+        return views
 
     def camera_scale(self, size: tuple[int, int]) -> float:
         """How many pixels of a frame of ``size`` span one field pixel, at most (the field's

@@ -480,20 +480,27 @@ ARM_CELLS = 2
 ARM_REACH = 0.25
 
 
-def _frame_beside(image: Image, geometry: Field) -> list[npt.NDArray[np.bool_]]:
-    """The frame along the field's top and bottom sides, in cells of :data:`FRAME_CELL` points:
-    for each side, which cells hold something that crosses the frame (see :data:`FRAME_STRANGE`,
-    :data:`FRAME_EDGES`, :data:`ARM_WIDTH`); never a cell the camera does not see."""
-    height, width = geometry.height, geometry.width
+def frame_rows(geometry: Field) -> list[tuple[int, int]]:
+    """The rows of field pixels (first, last + 1) of the frame along the field's top and bottom
+    sides (see :data:`FRAME_NEAR`, :data:`FRAME_FAR`), for :meth:`Field.rectify_rows`."""
+    height = geometry.height
     near = max(1, round(FRAME_NEAR * height))
     far = max(near + 2, round(FRAME_FAR * height))
+    return [(-far, -near), (height + near, height + far)]
+
+
+def _frame_beside(bands: Sequence[Image], geometry: Field) -> list[npt.NDArray[np.bool_]]:
+    """The frame along the field's top and bottom sides (``bands``, rectified at
+    :func:`frame_rows`), in cells of :data:`FRAME_CELL` points: for each side, which cells hold
+    something that crosses the frame (see :data:`FRAME_STRANGE`, :data:`FRAME_EDGES`,
+    :data:`ARM_WIDTH`); never a cell the camera does not see."""
+    width = geometry.width
     cell = FRAME_CELL * geometry.point_width
     cells = max(1, int(width / cell))
     bounds = (np.arange(cells + 1) * width / cells).round().astype(int)
     spans = list(itertools.pairwise(bounds))
     sides = []
-    for first, last in ((-far, -near), (height + near, height + far)):
-        band = geometry.rectify(image, (first, last))
+    for band, (first, last) in zip(bands, frame_rows(geometry), strict=True):
         lab = cv2.cvtColor(band, cv2.COLOR_BGR2LAB).astype(np.float64)
         colours = np.array([lab[:, a:b].reshape(-1, 3).mean(0) for a, b in spans])
         grey = cv2.cvtColor(band, cv2.COLOR_BGR2GRAY).astype(np.float32)
@@ -521,9 +528,10 @@ def _frame_beside(image: Image, geometry: Field) -> list[npt.NDArray[np.bool_]]:
     return sides
 
 
-def arm_area(image: Image, strange: npt.NDArray[np.bool_], geometry: Field) -> float:
+def arm_area(bands: Sequence[Image], strange: npt.NDArray[np.bool_], geometry: Field) -> float:
     """The most of :func:`strange_cells` (checker areas) lying at the field's long side where
-    something crosses the frame beside it: an arm reaching over the field.
+    something crosses the frame beside it (``bands``: the frame rectified at :func:`frame_rows`):
+    an arm reaching over the field.
 
     A hand cannot float over the field: its arm crosses the frame on the player's side. A cup, a
     clock or a hand resting on the frame crosses it too, but leaves the field's edge beside it as
@@ -536,7 +544,7 @@ def arm_area(image: Image, strange: npt.NDArray[np.bool_], geometry: Field) -> f
     cell_area = (geometry.point_width / COLUMN_CELLS) * (geometry.height / rows)
     best = 0.0
     for crossed, inside in zip(
-        _frame_beside(image, geometry), (slice(0, reach), slice(rows - reach, rows)), strict=True
+        _frame_beside(bands, geometry), (slice(0, reach), slice(rows - reach, rows)), strict=True
     ):
         runs = np.flatnonzero(np.diff(np.concatenate([[0], crossed.astype(int), [0]])))
         for start, stop in runs.reshape(-1, 2):
@@ -565,7 +573,11 @@ def read_field(
 ) -> Observation:
     """One frame's checkers, dice and cube (:mod:`vision.cube`) as an Observation."""
     settings = settings or RingSettings()
-    top = calibration.field.rectify(image)
+    # the field and the frame beside it (for the hand test), from one shrink of a large frame
+    field_rows = (0, calibration.field.height)
+    top, *bands = calibration.field.rectify_rows(
+        image, [field_rows, *frame_rows(calibration.field)]
+    )
     evidence = find_checkers(top, calibration.field, settings, _voucher(top, calibration))
     checkers = [(c.x, c.y, c.radius) for c in _all_checkers(evidence)]
     found = locate_field_cube(image, calibration.field, checkers)
@@ -590,7 +602,7 @@ def read_field(
             top, calibration.field, calibration.empty, _all_checkers(evidence), settings, dice
         )
         foreign = foreign_area(strange, calibration.field, settings)
-        arm = arm_area(image, strange, calibration.field)
+        arm = arm_area(bands, strange, calibration.field)
         extra = {**observation.extra, "foreign": foreign, "arm": arm}
         observation = replace(observation, extra=extra)
         if foreign >= settings.hand_area or arm >= settings.arm_area:

@@ -13,6 +13,7 @@ from vision.field_board import (
     FieldCalibration,
     arm_area,
     calibrate_field,
+    frame_rows,
     read_field,
     synthetic_field_corners,
 )
@@ -106,7 +107,8 @@ def test_arm_area_is_nothing_without_strange_cells() -> None:
     painted = _painted(image, calibration, 0.8, 1.0 + FRAME_FAR + 0.05)
     rows = max(8, calibration.field.height // 4)
     nothing = np.zeros((13, rows, 10), bool)
-    assert arm_area(painted, nothing, calibration.field) == 0.0
+    bands = calibration.field.rectify_rows(painted, frame_rows(calibration.field))
+    assert arm_area(bands, nothing, calibration.field) == 0.0
 
 
 def test_rows_outside_the_field_are_the_frame_seen_from_above() -> None:
@@ -120,3 +122,7 @@ def test_rows_outside_the_field_are_the_frame_seen_from_above() -> None:
     assert np.abs(below[:10].astype(int) - whole[-10:]).max() <= 2
     # far beyond the camera's view: black
     assert not field.rectify(image, (-20 * field.height, -19 * field.height)).any()
+    # several spans at once are each what rectify gives alone
+    spans = [(0, field.height), *frame_rows(field)]
+    for view, span in zip(field.rectify_rows(image, spans), spans, strict=True):
+        assert np.array_equal(view, field.rectify(image, span))
