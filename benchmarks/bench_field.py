@@ -189,13 +189,7 @@ def main(argv: list[str] | None = None) -> int:
                 observation.count("bar-black", "black"),
             )
             wrong = [(p, truth[p], seen[p]) for p in SCORED if truth[p] != seen[p]]
-            row["locations"] += len(SCORED)
-            row["exact"] += len(SCORED) - len(wrong)
-            row["boards_exact"] += not wrong
-            row["served_locations"] += len(SCORED)
-            row["served_exact"] += (
-                0 if observation.state == "occluded" else len(SCORED) - len(wrong)
-            )
+            _score(row, len(wrong), observation.state == "occluded")
             tall = [p for p in POINT_LOCATIONS if max(truth[p]) >= 6]
             row["tall"] += len(tall)
             row["tall_exact"] += sum(truth[p] == seen[p] for p in tall)
@@ -349,13 +343,19 @@ def _captured(folder: Path, rows: dict[tuple[str, str], dict[str, int]], show: i
             observation.count("bar-black", "black"),
         ):
             wrong.append(("bar", *bar))
-        row["locations"] += len(SCORED)
-        row["exact"] += len(SCORED) - len(wrong)
-        row["boards_exact"] += not wrong
-        row["served_locations"] += len(SCORED)
-        row["served_exact"] += 0 if observation.state == "occluded" else len(SCORED) - len(wrong)
+        _score(row, len(wrong), observation.state == "occluded")
         if wrong and show:
             print(f"{path.name}: {wrong}")
+
+
+def _score(row: dict[str, int], wrong: int, occluded: bool) -> None:
+    """One board without a hand read with ``wrong`` locations wrong; ``occluded``: taken for a
+    hand, so the referee gets none of it (the ``served`` column)."""
+    row["locations"] += len(SCORED)
+    row["exact"] += len(SCORED) - wrong
+    row["boards_exact"] += not wrong
+    row["served_locations"] += len(SCORED)
+    row["served_exact"] += 0 if occluded else len(SCORED) - wrong
 
 
 def _share(part: int, whole: int) -> str:

@@ -299,7 +299,7 @@ class EmptyBoard:
 
     def colour_at(self, geometry: Field, x: float, y: float) -> FloatArray | None:
         """The empty board's colour (Lab) at field pixel (x, y), or None off the columns."""
-        edges = [geometry.column(f"p{13 + i}")[:2] for i in range(12)] + [geometry.bar]
+        edges = _column_edges(geometry)
         rows = self.columns.shape[1]
         row = min(max(int(y / geometry.height * rows), 0), rows - 1)
         for index, (left, right) in enumerate(edges):
@@ -309,10 +309,21 @@ class EmptyBoard:
         return None
 
 
+def _column_edges(geometry: Field) -> list[tuple[float, float]]:
+    """The left and right edges of the twelve point columns (left to right, each the top point
+    above the bottom point) and then of the bar: the thirteen columns of :class:`EmptyBoard`."""
+    return [geometry.column(f"p{13 + i}")[:2] for i in range(12)] + [geometry.bar]
+
+
+def _cell_middles(left: float, right: float) -> FloatArray:
+    """The middles, across, of the COLUMN_CELLS cells of a column from ``left`` to ``right``."""
+    return np.asarray(left + (np.arange(COLUMN_CELLS) + 0.5) * (right - left) / COLUMN_CELLS)
+
+
 def _column_strips(top: Image, geometry: Field) -> FloatArray:
     """The twelve point columns and the bar of a rectified field, each COLUMN_CELLS cells wide."""
     rows = max(8, geometry.height // CELL)
-    edges = [geometry.column(f"p{13 + i}")[:2] for i in range(12)] + [geometry.bar]
+    edges = _column_edges(geometry)
     strips = []
     for left, right in edges:
         x0, x1 = max(0, round(left)), min(geometry.width, max(round(right), round(left) + 1))
@@ -326,11 +337,11 @@ def _checker_cells(
 ) -> npt.NDArray[np.bool_]:
     """Which cells of :func:`_column_strips` lie under a checker."""
     rows = max(8, geometry.height // CELL)
-    edges = [geometry.column(f"p{13 + i}")[:2] for i in range(12)] + [geometry.bar]
+    edges = _column_edges(geometry)
     mask = np.zeros((13, rows, COLUMN_CELLS), bool)
     ys = (np.arange(rows) + 0.5) * geometry.height / rows
     for index, (left, right) in enumerate(edges):
-        xs = left + (np.arange(COLUMN_CELLS) + 0.5) * (right - left) / COLUMN_CELLS
+        xs = _cell_middles(left, right)
         for c in checkers:
             if c.x + c.radius * grow < left or c.x - c.radius * grow > right:
                 continue
@@ -402,17 +413,16 @@ def learn_empty_board(top: Image, geometry: Field, checkers: Sequence[Checker]) 
 
 
 def strange_cells(
-    top: Image,
+    strips: FloatArray,
     geometry: Field,
     empty: EmptyBoard,
     checkers: Sequence[Checker],
     settings: RingSettings,
     dice: Sequence[DieReading] = (),
 ) -> npt.NDArray[np.bool_]:
-    """The cells of :func:`_column_strips` that are neither the empty board (in this frame's
-    light) nor under one of ``checkers`` or ``dice`` (read, with camera boxes): a hand, a
+    """The cells of ``strips`` (:func:`_column_strips`) that are neither the empty board (in this
+    frame's light) nor under one of ``checkers`` or ``dice`` (read, with camera boxes): a hand, a
     sleeve, a checker not made out."""
-    strips = _column_strips(top, geometry)
     if strips.shape != empty.columns.shape:
         return np.zeros(strips.shape[:3], bool)
     hidden = _checker_cells(geometry, checkers, 1.1)
@@ -489,15 +499,18 @@ def frame_rows(geometry: Field) -> list[tuple[int, int]]:
     return [(-far, -near), (height + near, height + far)]
 
 
+def _frame_cells(geometry: Field) -> int:
+    """How many cells of about :data:`FRAME_CELL` points the frame along the field is cut into."""
+    return max(1, int(geometry.width / (FRAME_CELL * geometry.point_width)))
+
+
 def _frame_beside(bands: Sequence[Image], geometry: Field) -> list[npt.NDArray[np.bool_]]:
     """The frame along the field's top and bottom sides (``bands``, rectified at
     :func:`frame_rows`), in cells of :data:`FRAME_CELL` points: for each side, which cells hold
     something that crosses the frame (see :data:`FRAME_STRANGE`, :data:`FRAME_EDGES`,
     :data:`ARM_WIDTH`); never a cell the camera does not see."""
-    width = geometry.width
-    cell = FRAME_CELL * geometry.point_width
-    cells = max(1, int(width / cell))
-    bounds = (np.arange(cells + 1) * width / cells).round().astype(int)
+    cells = _frame_cells(geometry)
+    bounds = (np.arange(cells + 1) * geometry.width / cells).round().astype(int)
     spans = list(itertools.pairwise(bounds))
     sides = []
     for band, (first, last) in zip(bands, frame_rows(geometry), strict=True):
@@ -539,8 +552,8 @@ def arm_area(bands: Sequence[Image], strange: npt.NDArray[np.bool_], geometry: F
     frame."""
     rows = strange.shape[1]
     reach = max(1, round(ARM_REACH * rows))
-    cell = geometry.width / max(1, int(geometry.width / (FRAME_CELL * geometry.point_width)))
-    edges = [geometry.column(f"p{13 + i}")[:2] for i in range(12)]
+    cell = geometry.width / _frame_cells(geometry)
+    edges = _column_edges(geometry)[:12]  # the points' columns (the bar's cells are never strange)
     cell_area = (geometry.point_width / COLUMN_CELLS) * (geometry.height / rows)
     best = 0.0
     for crossed, inside in zip(
@@ -553,10 +566,7 @@ def arm_area(bands: Sequence[Image], strange: npt.NDArray[np.bool_], geometry: F
             left, right = (start - 1) * cell, (stop + 1) * cell  # and the cell either side
             count = 0
             for index, (column_left, column_right) in enumerate(edges):
-                xs = (
-                    column_left
-                    + (np.arange(COLUMN_CELLS) + 0.5) * (column_right - column_left) / COLUMN_CELLS
-                )
+                xs = _cell_middles(column_left, column_right)
                 beside = (xs >= left) & (xs <= right)
                 count += int(strange[index, inside][:, beside].sum())
             best = max(best, count * cell_area)
@@ -573,11 +583,11 @@ def read_field(
 ) -> Observation:
     """One frame's checkers, dice and cube (:mod:`vision.cube`) as an Observation."""
     settings = settings or RingSettings()
-    # the field and the frame beside it (for the hand test), from one shrink of a large frame
-    field_rows = (0, calibration.field.height)
-    top, *bands = calibration.field.rectify_rows(
-        image, [field_rows, *frame_rows(calibration.field)]
-    )
+    # the field, and the frame beside it where the hand test will look (it needs the empty
+    # board), from one shrink of a large frame
+    field = calibration.field
+    beside = frame_rows(field) if calibration.empty is not None else []
+    top, *bands = field.rectify_rows(image, [(0, field.height), *beside])
     evidence = find_checkers(top, calibration.field, settings, _voucher(top, calibration))
     checkers = [(c.x, c.y, c.radius) for c in _all_checkers(evidence)]
     found = locate_field_cube(image, calibration.field, checkers)
@@ -593,13 +603,14 @@ def read_field(
     if found is not None and cube is not None:
         evidence.checkers["bar"] = _not_the_cube(top, evidence.checkers.get("bar", []), found)
     observation = _observation(evidence, calibration, settings, frame=frame, time=time)
-    dice = field_dice(top, calibration.field, evidence, calibration.empty)
+    strips = None if calibration.empty is None else _column_strips(top, field)
+    dice = field_dice(top, field, evidence, calibration.empty, strips=strips)
     observation = replace(observation, dice=dice, cube=cube)
-    if calibration.empty is not None:
+    if calibration.empty is not None and strips is not None:
         # every checker counted hides the board (a stack leaning in the view whose rims do not
         # ring true is still a stack); a hand is told by its size, or by the arm it reaches with
         strange = strange_cells(
-            top, calibration.field, calibration.empty, _all_checkers(evidence), settings, dice
+            strips, field, calibration.empty, _all_checkers(evidence), settings, dice
         )
         foreign = foreign_area(strange, calibration.field, settings)
         arm = arm_area(bands, strange, calibration.field)
@@ -645,6 +656,7 @@ def field_dice(
     empty: EmptyBoard | None = None,
     *,
     learned: bool = True,
+    strips: FloatArray | None = None,
 ) -> tuple[DieReading, ...]:
     """The dice lying flat on the field, boxes in camera pixels, each with the half of the board
     (``left`` or ``right`` of the bar, from White's seat) it lies in.
@@ -672,6 +684,8 @@ def field_dice(
     something compact lies on the bare board (the pips of small, blurred dice are often too faint
     to make out one by one, the face as a whole is not); and of each face read from pips it
     drops one it is sure is no die, and takes its own count where it is sure of another.
+
+    ``strips`` is :func:`_column_strips` of ``top`` when the caller has it already.
     """
     # imported here: the model's weights load only when a board's dice are first read
     from vision.dice_model import CROP_PER_SIDE, NOT_A_DIE, FaceGuess, classify_crops, cut_square
@@ -695,12 +709,12 @@ def field_dice(
         cv2.circle(mask, (round(c.x), round(c.y)), round(c.radius * 1.08), 0, -1)
     mask[:, max(0, math.floor(geometry.bar[0])) : math.ceil(geometry.bar[1]) + 1] = 0
     contrast: npt.NDArray[np.float32] | None = None
-    strips = None if empty is None else _column_strips(top, geometry)
+    if strips is None and empty is not None:
+        strips = _column_strips(top, geometry)
     if empty is not None and strips is not None and strips.shape == empty.columns.shape:
         model = _relit(strips, empty.columns, _checker_cells(geometry, checkers, 1.1))
         board = np.zeros((height, width, 3), np.float32)
-        edges = [geometry.column(f"p{13 + i}")[:2] for i in range(12)] + [geometry.bar]
-        for index, (left, right) in enumerate(edges):
+        for index, (left, right) in enumerate(_column_edges(geometry)):
             x0 = max(0, round(left))
             x1 = min(width, max(round(right), round(left) + 1))
             board[:, x0:x1] = cv2.resize(
