@@ -28,7 +28,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, Protocol
 
 import cv2
 import numpy as np
@@ -332,10 +332,27 @@ def _column_strips(top: Image, geometry: Field) -> FloatArray:
     return np.stack(strips)
 
 
+class _Round(Protocol):
+    """A disc on the field (field pixels): a checker, or a die with its shadow."""
+
+    @property
+    def x(self) -> float: ...
+    @property
+    def y(self) -> float: ...
+    @property
+    def radius(self) -> float: ...
+
+
+class _Disc(NamedTuple):
+    x: float
+    y: float
+    radius: float
+
+
 def _checker_cells(
-    geometry: Field, checkers: Sequence[Checker], grow: float
+    geometry: Field, checkers: Sequence[_Round], grow: float
 ) -> npt.NDArray[np.bool_]:
-    """Which cells of :func:`_column_strips` lie under a checker."""
+    """Which cells of :func:`_column_strips` lie under a checker (or another disc)."""
     rows = max(8, geometry.height // CELL)
     edges = _column_edges(geometry)
     mask = np.zeros((13, rows, COLUMN_CELLS), bool)
@@ -432,8 +449,7 @@ def strange_cells(
         on_field = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), geometry.homography())
         middle = on_field.reshape(-1, 2).mean(axis=0)
         reach = float(np.linalg.norm(on_field.reshape(-1, 2) - middle, axis=1).max())
-        die_disc = Checker(float(middle[0]), float(middle[1]), reach, 0.0, (0.0, 0.0, 0.0))
-        hidden |= _checker_cells(geometry, [die_disc], 1.2)
+        hidden |= _checker_cells(geometry, [_Disc(float(middle[0]), float(middle[1]), reach)], 1.2)
     model = _relit(strips, empty.columns, hidden)
     # the calibration frame's own noise sets the level, within bounds: a frame with a hand or
     # many checkers on it must not teach that anything goes
