@@ -94,13 +94,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--noise",
-        type=_pixels,
+        type=_levels,
         default=0.0,
         help="add sensor noise of this standard deviation (grey levels) to every frame first",
     )
     parser.add_argument(
         "--lens",
-        type=float,
+        type=_lens,
         default=0.0,
         help="bend every frame (and its corners) as a lens does: positive for a wide lens's "
         "barrel, negative for a pincushion; 0.05 moves the image's corners by about 5%%",
@@ -253,6 +253,28 @@ def _quality(text: str) -> int:
     if not 0 <= quality <= 100:
         raise argparse.ArgumentTypeError(f"JPEG quality {quality}: give 1 to 100")
     return quality
+
+
+def _levels(text: str) -> float:
+    """``--noise``: a standard deviation in grey levels, 0 to 255."""
+    try:
+        levels = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of grey levels: {text!r}") from None
+    if not 0 <= levels <= 255:
+        raise argparse.ArgumentTypeError(f"noise of {text} grey levels: give 0 to 255")
+    return levels
+
+
+def _lens(text: str) -> float:
+    """``--lens``: a radial distortion from -0.5 (pincushion) to 0.5 (barrel)."""
+    try:
+        strength = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not -0.5 <= strength <= 0.5:
+        raise argparse.ArgumentTypeError(f"lens {text}: give -0.5 to 0.5 (0.05 bends by about 5%)")
+    return strength
 
 
 def _faulted(image: Image, quality: int, noise: float, rng: np.random.Generator) -> Image:
