@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# pytest-xdist: one worker per core; a test file's tests stay on one worker, so a module's fixture
+# (the photoreal sets read once, a broker) is built once. `make test PYTEST_WORKERS=` runs serially.
+PYTEST_WORKERS ?= -n auto --dist loadfile
 
 .PHONY: demo test lint typecheck bench clean messages catalogues
 
@@ -19,7 +22,7 @@ test: $(STAMP) catalogues
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/pytest $(ARGS)
+	$(BIN)/pytest $(PYTEST_WORKERS) $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
