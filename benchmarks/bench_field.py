@@ -26,7 +26,8 @@ stream's compression, a small sensor's noise, a wide lens's barrel), to see how 
 leans on the renderer's clean pictures.
 
 Prints one table row per family (tuning families and held-out families apart) and the read time
-per frame (median and worst, one core).
+per frame (median and worst, one core). ``--show N`` first prints up to N misread frames: the
+locations read wrong, a hand not seen or seen where there is none, and the dice there and read.
 """
 
 from __future__ import annotations
@@ -38,7 +39,9 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -46,6 +49,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sheshbesh.locations import POINT_LOCATIONS
+from sheshbesh.observation import Observation
 from vision.capture import load_dataset
 from vision.errors import VisionError
 from vision.field_board import (
@@ -175,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
                 row["dice_frames"] += 1
                 read = sorted(d.pips for d in observation.dice if not d.cocked)
                 row["dice_right"] += read == wanted
+                if read != wanted and shown < args.show:
+                    print(f"{label_file.name}: dice: {_dice_misread(labels['dice'], observation)}")
+                    shown += 1
             row["false_hands"] += observation.state == "occluded"
             if observation.state == "occluded" and shown < args.show:
                 print(f"{label_file.name}: read as a hand over the field, with none there")
@@ -368,6 +375,18 @@ def _captured(folder: Path, rows: dict[tuple[str, str], dict[str, int]], show: i
         _score(row, len(wrong), observation.state == "occluded")
         if wrong and show:
             print(f"{path.name}: {wrong}")
+
+
+def _dice_misread(labelled: list[dict[str, Any]], observation: Observation) -> str:
+    """The dice there and the dice read, each as pips, where its box starts (camera pixels) and
+    whether it lies cocked, to tell a misread face from a missed die or a mark taken for one."""
+
+    def die(pips: int, box: Sequence[float], cocked: bool) -> str:
+        return f"{pips}{' cocked' if cocked else ''} at ({round(box[0])}, {round(box[1])})"
+
+    there = [die(d["pips"], d["box"], bool(d.get("cocked"))) for d in labelled]
+    read = [die(d.pips, d.box, d.cocked) for d in observation.dice]
+    return f"there {', '.join(there) or 'none'}; read {', '.join(read) or 'none'}"
 
 
 def _score(row: dict[str, int], wrong: int, occluded: bool) -> None:

@@ -1,0 +1,54 @@
+"""``benchmarks/bench_field.py --show N``: the misread frames it lists say what was wrong.
+
+The dice line names the dice labelled and the dice read, each with its pips and where its box
+starts, so a misread face, a missed die and a board mark taken for a die can be told apart from
+the bench's output alone.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from vision.field_board import calibrate_field, read_field
+from vision.images import load_image
+
+ROOT = Path(__file__).resolve().parents[2]
+FRAME = ROOT / "tests" / "data" / "photoreal" / "wooden-folding-000004.json"
+
+
+def test_show_names_the_dice_labelled_and_the_dice_read(tmp_path: Path) -> None:
+    labels = json.loads(FRAME.read_text())
+    assert not labels["occluded"]
+    # three dice: a roll is two, so no reading can match and the frame is always listed
+    labels["dice"] = [
+        {"pips": 6, "box": [10.4, 20.6, 30, 30], "cocked": False},
+        {"pips": 2, "box": [50, 60, 30, 30], "cocked": True},
+        {"pips": 4, "box": [90, 100, 30, 30], "cocked": False},
+    ]
+    (tmp_path / FRAME.name).write_text(json.dumps(labels))
+    shutil.copy(FRAME.with_name(labels["image"]), tmp_path / labels["image"])
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_field.py"), str(tmp_path), "--show", "9"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [line for line in done.stdout.splitlines() if ": dice: " in line]
+    assert len(lines) == 1, done.stdout
+    there, read = lines[0].split("; read ")
+    assert there == f"{FRAME.name}: dice: there 6 at (10, 21), 2 cocked at (50, 60), 4 at (90, 100)"
+    # the dice read are the reader's own, written as the labelled ones are
+    image = load_image(tmp_path / labels["image"])
+    observation = read_field(image, calibrate_field(image, labels["field_corners"]))
+    expected = [
+        f"{d.pips}{' cocked' if d.cocked else ''} at ({d.box[0]}, {d.box[1]})"
+        for d in observation.dice
+    ]
+    assert read == (", ".join(expected) or "none")
