@@ -39,9 +39,9 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -62,6 +62,7 @@ from vision.field_board import (
 from vision.images import Image, load_image
 
 SCORED = (*POINT_LOCATIONS, "bar")
+_N = TypeVar("_N", int, float)
 
 
 def _truth(labels: dict[str, dict[str, int]]) -> dict[str, tuple[int, int]]:
@@ -227,61 +228,57 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _width(text: str) -> int:
-    """``--width``: a frame width of 16 pixels or more (0: as the frames are)."""
-    try:
-        width = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number of pixels: {text!r}") from None
-    if width != 0 and width < 16:
-        raise argparse.ArgumentTypeError(
-            f"{width} pixels is too narrow to read a board (16 or more)"
-        )
-    return width
+def _number(
+    convert: Callable[[str], _N], what: str, inside: Callable[[_N], bool], refusal: str
+) -> Callable[[str], _N]:
+    """An option's ``type``: the text as ``convert`` reads it, refused in one line when it is not
+    ``what`` or not ``inside`` what the option can use (``refusal``, formatted with the ``text``
+    and the ``value``)."""
+
+    def parse(text: str) -> _N:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+        if not inside(value):
+            raise argparse.ArgumentTypeError(refusal.format(text=text, value=value))
+        return value
+
+    return parse
 
 
-def _pixels(text: str) -> float:
-    """``--corner-error``: a distance in pixels, 0 or more."""
-    try:
-        pixels = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of pixels: {text!r}") from None
-    if not 0 <= pixels < 1000:
-        raise argparse.ArgumentTypeError(f"{text} pixels: give 0 to 999")
-    return pixels
-
-
-def _quality(text: str) -> int:
-    """``--jpeg``: a JPEG quality from 1 to 100 (0: leave the frames as they are)."""
-    try:
-        quality = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 <= quality <= 100:
-        raise argparse.ArgumentTypeError(f"JPEG quality {quality}: give 1 to 100")
-    return quality
-
-
-def _levels(text: str) -> float:
-    """``--noise``: a standard deviation in grey levels, 0 to 255."""
-    try:
-        levels = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of grey levels: {text!r}") from None
-    if not 0 <= levels <= 255:
-        raise argparse.ArgumentTypeError(f"noise of {text} grey levels: give 0 to 255")
-    return levels
-
-
-def _lens(text: str) -> float:
-    """``--lens``: a radial distortion from -0.5 (pincushion) to 0.5 (barrel)."""
-    try:
-        strength = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not -0.5 <= strength <= 0.5:
-        raise argparse.ArgumentTypeError(f"lens {text}: give -0.5 to 0.5 (0.05 bends by about 5%)")
-    return strength
+#: ``--width``: a frame width of 16 pixels or more (0: as the frames are)
+_width = _number(
+    int,
+    "a whole number of pixels",
+    lambda width: width == 0 or width >= 16,
+    "{value} pixels is too narrow to read a board (16 or more)",
+)
+#: ``--corner-error``: a distance in pixels, 0 or more
+_pixels = _number(
+    float, "a number of pixels", lambda pixels: 0 <= pixels < 1000, "{text} pixels: give 0 to 999"
+)
+#: ``--jpeg``: a JPEG quality from 1 to 100 (0: leave the frames as they are)
+_quality = _number(
+    int,
+    "a whole number",
+    lambda quality: 0 <= quality <= 100,
+    "JPEG quality {value}: give 1 to 100",
+)
+#: ``--noise``: a standard deviation in grey levels, 0 to 255
+_levels = _number(
+    float,
+    "a number of grey levels",
+    lambda levels: 0 <= levels <= 255,
+    "noise of {text} grey levels: give 0 to 255",
+)
+#: ``--lens``: a radial distortion from -0.5 (pincushion) to 0.5 (barrel)
+_lens = _number(
+    float,
+    "a number",
+    lambda strength: -0.5 <= strength <= 0.5,
+    "lens {text}: give -0.5 to 0.5 (0.05 bends by about 5%)",
+)
 
 
 def _faulted(image: Image, quality: int, noise: float, rng: np.random.Generator) -> Image:
