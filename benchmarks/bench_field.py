@@ -111,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
         "barrel, negative for a pincushion; 0.05 moves the image's corners by about 5%%",
     )
     args = parser.parse_args(argv)
+    for folder in args.folders:
+        if not folder.is_dir():
+            parser.error(f"{str(folder)!r} is not a folder of labelled frames")
     clicks = np.random.default_rng(0)
     grain = np.random.default_rng(1)
     cv2.setNumThreads(1)

@@ -1,4 +1,5 @@
-"""``benchmarks/bench_field.py --show N``: the misread frames it lists say what was wrong.
+"""``benchmarks/bench_field.py``: the misread frames ``--show N`` lists say what was wrong, and a
+folder that is not there is refused by name rather than read as an empty set.
 
 The dice line names the dice labelled and the dice read, each with its pips and where its box
 starts, so a misread face, a missed die and a board mark taken for a die can be told apart from
@@ -52,3 +53,19 @@ def test_show_names_the_dice_labelled_and_the_dice_read(tmp_path: Path) -> None:
         for d in observation.dice
     ]
     assert read == (", ".join(expected) or "none")
+
+
+def test_a_folder_that_is_not_there_is_refused_by_name(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-set"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_field.py"), str(missing)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert f"{str(missing)!r} is not a folder of labelled frames" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stdout == ""
