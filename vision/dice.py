@@ -593,10 +593,23 @@ def _coplanar(a: Face, b: Face) -> bool:
     return True
 
 
+#: a top face and a side face of one die: their middles lie at most about a side apart (half
+#: the top's side plus half the side face's, foreshortened); two flat dice lie a side or more
+#: apart, so nearer than SAME_DIE_NEAR sides they are one die whatever their squash
+SAME_DIE_REACH = 1.2
+SAME_DIE_NEAR = 0.9
+
+
 def _same_die(a: Face, b: Face) -> bool:
-    """A top face and a side face of one die: side by side, and not in one plane."""
+    """A top face and a side face of one die: nearer than two dice lying flat can be, or side by
+    side and not in one plane. A one's pip is its face's middle, so a one is measured by its middle
+    as well as by its nearest pips."""
+    side = max(a.side(), b.side())
+    apart = math.hypot(a.x - b.x, a.y - b.y)
+    if apart < SAME_DIE_NEAR * side:
+        return True
     gap = min(math.hypot(p.x - q.x, p.y - q.y) for p in a.pips for q in b.pips)
-    if gap > 0.9 * max(a.side(), b.side()):
+    if gap > 0.9 * side and apart > SAME_DIE_REACH * side:
         return False
     return not _coplanar(a, b)
 
@@ -605,7 +618,8 @@ def _top_faces(faces: list[Face]) -> list[Face]:
     """One face per die: of a die's faces, the roundest, seen highest (the top, for a slanted camera).
 
     Dice in one photo are of one size (give or take the view's depth): a face far smaller than the
-    others found (a speck on a cable, a glyph) is not a die's.
+    others found (a speck on a cable, a glyph) is not a die's. They are of one set, too: a one
+    whose pip is of the other polarity than every face of several pips is not a die's.
     """
     ranked = sorted(faces, key=lambda f: (-round(f.roundness, 1), f.y - f.side() / 2))
     kept: list[Face] = []
@@ -617,6 +631,11 @@ def _top_faces(faces: list[Face]) -> list[Face]:
     if sure:
         typical = float(np.median(sure))
         kept = [f for f in kept if f.side() >= 0.5 * typical]
+    # a roll's dice are of one set: where every face of several pips is of one polarity, a lone
+    # pip of the other (a key's glyph, a speck of light on a cable) has nothing to vouch for it
+    polarities = {f.pips[0].dark for f in kept if len(f.pips) > 1}
+    if len(polarities) == 1:
+        kept = [f for f in kept if len(f.pips) > 1 or f.pips[0].dark in polarities]
     return kept
 
 
