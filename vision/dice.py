@@ -614,29 +614,42 @@ def _same_die(a: Face, b: Face) -> bool:
     return not _coplanar(a, b)
 
 
+def _like_the_others(faces: list[Face]) -> list[Face]:
+    """The faces that may be dice of one roll, judged by the faces of several pips among them.
+
+    Dice in one photo are of one size (give or take the view's depth): a face far smaller than the
+    others (a speck on a cable, a glint on a face) is not a die's. They are of one set, too: where
+    every face of several pips is of one polarity, a lone pip of the other (a key's glyph, a glint
+    of light on a die's face) has nothing to vouch for it.
+    """
+    sure = [f for f in faces if len(f.pips) > 1]
+    if not sure:
+        return faces
+    typical = float(np.median([f.side() for f in sure]))
+    polarities = {f.pips[0].dark for f in sure}
+    return [
+        f
+        for f in faces
+        if f.side() >= 0.5 * typical
+        and (len(f.pips) > 1 or len(polarities) > 1 or f.pips[0].dark in polarities)
+    ]
+
+
 def _top_faces(faces: list[Face]) -> list[Face]:
     """One face per die: of a die's faces, the roundest, seen highest (the top, for a slanted camera).
 
-    Dice in one photo are of one size (give or take the view's depth): a face far smaller than the
-    others found (a speck on a cable, a glyph) is not a die's. They are of one set, too: a one
-    whose pip is of the other polarity than every face of several pips is not a die's.
+    Faces unlike the others (:func:`_like_the_others`) are dropped first, so that a glint on a
+    die's face cannot stand for that die, and again among the top faces kept.
     """
-    ranked = sorted(faces, key=lambda f: (-round(f.roundness, 1), f.y - f.side() / 2))
+    ranked = sorted(
+        _like_the_others(faces), key=lambda f: (-round(f.roundness, 1), f.y - f.side() / 2)
+    )
     kept: list[Face] = []
     for face in ranked:
         if any(_same_die(face, top) for top in kept):
             continue
         kept.append(face)
-    sure = [f.side() for f in kept if len(f.pips) > 1]
-    if sure:
-        typical = float(np.median(sure))
-        kept = [f for f in kept if f.side() >= 0.5 * typical]
-    # a roll's dice are of one set: where every face of several pips is of one polarity, a lone
-    # pip of the other (a key's glyph, a speck of light on a cable) has nothing to vouch for it
-    polarities = {f.pips[0].dark for f in kept if len(f.pips) > 1}
-    if len(polarities) == 1:
-        kept = [f for f in kept if len(f.pips) > 1 or f.pips[0].dark in polarities]
-    return kept
+    return _like_the_others(kept)
 
 
 def _confidence(face: Face) -> float:
