@@ -577,10 +577,23 @@ def _slant(face: Face) -> float:
     )
 
 
+#: faces whose pips are all squashed below this are seen steeply enough that a top face and a
+#: side face may look alike
+STEEP_ROUNDNESS = 0.8
+#: how near one the squares of two faces' squash must add up for them to be a die's top and side
+SQUASH_TOLERANCE = 0.3
+
+
 def _coplanar(a: Face, b: Face) -> bool:
     """Two faces lying in one plane, as the tops of two dice side by side do: pips of one size,
     squash and slant (their faces' colours may differ: two dice need not match)."""
     if a.pips[0].dark != b.pips[0].dark:
+        return False
+    # a top face and a side face seen about 45 degrees off square are squashed alike (by the
+    # cosine and the sine of that angle: their squares add up to one); two flat dice side by side
+    # seen so steeply are rarer than a die's side face, so such a pair is not taken as one plane
+    squash = a.roundness**2 + b.roundness**2
+    if max(a.roundness, b.roundness) < STEEP_ROUNDNESS and abs(squash - 1) < SQUASH_TOLERANCE:
         return False
     if abs(a.roundness - b.roundness) > 0.12:
         return False
