@@ -212,7 +212,7 @@ def _calibrate(image: Image, field: Field, swap: bool, settings: RingSettings) -
     colours = learn_colours(clear if len(clear) >= 6 else found)
     if swap:
         colours = colours.swapped()
-    empty = learn_empty_board(top, geometry, _all_checkers(evidence))
+    empty = learn_empty_board(top, geometry, found)
     return FieldCalibration(geometry, colours, top, empty=empty)
 
 
@@ -618,8 +618,11 @@ def read_field(
         cube = None
     if found is not None and cube is not None:
         evidence.checkers["bar"] = _not_the_cube(top, evidence.checkers.get("bar", []), found)
-    observation = _observation(evidence, calibration, settings, frame=frame, time=time)
     strips = None if calibration.empty is None else _column_strips(top, field)
+    light = None
+    if strips is not None and calibration.empty is not None:
+        light = _local_light(_all_checkers(evidence), strips, calibration.empty, field)
+    observation = _observation(evidence, calibration, settings, frame=frame, time=time, light=light)
     dice = field_dice(top, field, evidence, calibration.empty, strips=strips)
     observation = replace(observation, dice=dice, cube=cube)
     if calibration.empty is not None and strips is not None:
@@ -927,6 +930,35 @@ def _voucher(
     return vouch
 
 
+#: the bare board around a checker, from and to these many radii from its middle, tells the light
+#: it lies in (nearer, its own shadow and rim; further, another part of the board's light)
+LIGHT_AROUND = (1.2, 2.2)
+
+
+def _local_light(
+    checkers: Sequence[Checker], strips: FloatArray, empty: EmptyBoard, geometry: Field
+) -> list[float]:
+    """For each checker, how much light it lies in against the empty board's picture: the bare
+    board's lightness around it (:data:`LIGHT_AROUND`, where no checker hides it) as a share of
+    the picture's there; 1 where too little bare board shows."""
+    inner, outer = LIGHT_AROUND
+    rows = strips.shape[1]
+    hidden = _checker_cells(geometry, checkers, 1.1)[:12]
+    ys = (np.arange(rows) + 0.5) * geometry.height / rows
+    xs = np.stack([_cell_middles(left, right) for left, right in _column_edges(geometry)[:12]])
+    seen, model = strips[:12, ..., 0], empty.columns[:12, ..., 0]
+    gains = []
+    for c in checkers:
+        apart = (xs[:, None, :] - c.x) ** 2 + (ys[None, :, None] - c.y) ** 2
+        ring = (apart >= (inner * c.radius) ** 2) & (apart <= (outer * c.radius) ** 2) & ~hidden
+        if ring.sum() < 8:
+            gains.append(1.0)
+            continue
+        gain = float(np.median(seen[ring]) / max(1.0, float(np.median(model[ring]))))
+        gains.append(min(max(gain, 0.5), 2.0))
+    return gains
+
+
 def _observation(
     evidence: FieldEvidence,
     calibration: FieldCalibration,
@@ -934,9 +966,18 @@ def _observation(
     *,
     frame: int,
     time: float,
+    light: Sequence[float] | None = None,
 ) -> Observation:
     every = _all_checkers(evidence)
-    whites, sures = classify(every, calibration.colours)
+    judged = every
+    if light is not None:
+        # each checker's lightness as if it lay in the board's even light (a lamp's pool
+        # lightens a dark checker towards the light set; a shadow darkens a light one)
+        judged = [
+            replace(c, lab=(c.lab[0] / gain, c.lab[1], c.lab[2]))
+            for c, gain in zip(every, light, strict=True)
+        ]
+    whites, sures = classify(judged, calibration.colours)
     colour_of = {id(c): (w, s) for c, w, s in zip(every, whites, sures, strict=True)}
 
     def say(c: Checker) -> float:

@@ -388,3 +388,38 @@ def test_a_glare_lit_row_is_counted_for_its_side_to_keep_fifteen_a_side(
     monkeypatch.setattr("vision.field_board.MOST_FLIPPED", 0)
     unmended = read_field(glare, calibration)
     assert (unmended.count("p1", "white"), unmended.count("p1", "black")) == (2, 0)
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_a_lamps_pool_over_a_dark_row_is_read_against_the_board_it_lights(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a lamp lights a pool on the board round Black's two back checkers (p1): checkers and
+    # board alike are lighter there. Measured against the board around them, lit as much, they
+    # are still Black's, without the fifteen-a-side mend's help (turned off here); measured
+    # against the whole board's light they would be White's
+    style, calibration, rng = _white_side_style(seed)
+    frame = render_frame(DrawnScene.starting(), style, rng)
+    field = calibration.field
+    left, right, base, direction = field.column("p1")
+    middle = field.to_camera(
+        np.array([((left + right) / 2, base + direction * 1.5 * field.radius)])
+    )
+    reach = field.to_camera(
+        np.array([((left + right) / 2 + 4.5 * field.radius, base + direction * 1.5 * field.radius)])
+    )
+    radius = float(np.hypot(*(reach - middle)[0]))
+    pool = np.zeros(frame.image.shape[:2], np.float32)
+    cv2.circle(pool, tuple(int(v) for v in middle[0]), int(radius), 1.0, -1)
+    pool = cv2.GaussianBlur(pool, (0, 0), radius / 4)
+    gain = 1.0 + 4.0 * pool[..., None]  # five times as bright in its middle
+    lit = np.clip(frame.image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    monkeypatch.setattr("vision.field_board.MOST_FLIPPED", 0)
+    observation = read_field(lit, calibration)
+    assert (observation.count("p1", "white"), observation.count("p1", "black")) == (0, 2)
+    assert observation.count("p6", "white") == 5
+    monkeypatch.setattr(
+        "vision.field_board._local_light", lambda checkers, *_args: [1.0] * len(checkers)
+    )
+    unmended = read_field(lit, calibration)
+    assert (unmended.count("p1", "white"), unmended.count("p1", "black")) != (0, 2)
