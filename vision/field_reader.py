@@ -48,7 +48,9 @@ class RingSettings:
     looked for in one row before the second layer. A frame is a hand over the field when a patch
     that is neither board nor checker reaches across more than ``hand_columns`` point columns and
     covers ``hand_area`` checkers, or when ``arm_area`` checkers of such cells lie at the field's
-    edge beside something crossing the frame (:func:`vision.field_board.arm_area`).
+    edge beside something crossing the frame (:func:`vision.field_board.arm_area`). A weak ring
+    that stands out where the board has a checker set's own colour counts when the rim lies at
+    one radius in ``colourless_rim`` of its directions.
     """
 
     present: float = 0.7
@@ -69,6 +71,7 @@ class RingSettings:
     layer_rim: float = 0.3
     layer_below: float = 0.7
     bar_edge: float = 0.2
+    colourless_rim: float = 0.7
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,7 +284,10 @@ def _row(
             out = ring - max(behind, beyond) >= settings.prominence
             # a die lying on a point rings about as faintly, but its rim is a square
             round_ = gradients.roundness(x, y, radius) <= settings.square
-            return True if out and round_ and vouched(x, y) else None
+            # where the board has the checker's own colour, colour cannot vouch: the rim must,
+            # lying at one radius nearly all round
+            rim = colourless(x, y) and gradients.rim_share(x, y, radius) >= settings.colourless_rim
+            return True if out and round_ and (vouched(x, y) or rim) else None
         return None if vouched(x, y) else False
 
     verdicts: list[bool | None] = []

@@ -115,3 +115,16 @@ def test_every_labelled_image_is_there() -> None:
     for label_file, labels in _labelled():
         assert label_file.with_name(str(labels["image"])).is_file(), label_file.name
         assert len(labels["field_corners"]) == 4  # type: ignore[arg-type]
+
+
+def test_a_light_checker_on_a_point_of_its_own_colour_is_counted_by_its_rim() -> None:
+    # two white checkers on p12, a cream point of white felt: the second one's ring is faint
+    # (white against white) and colour cannot vouch for it; its rim, at one radius nearly all
+    # round, does
+    stem = HELDOUT4 / "tournament-felt-014031"
+    labels = json.loads(stem.with_suffix(".json").read_text())
+    image = load_image(stem.with_suffix(".jpg"))
+    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    observation = read_field(image, calibration)
+    assert labels["locations"]["p12"] == {"white": 2, "black": 0}
+    assert (observation.count("p12", "white"), observation.count("p12", "black")) == (2, 0)
