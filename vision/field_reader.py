@@ -62,7 +62,7 @@ class RingSettings:
     foreign_colour: float = 22.0
     hand_area: float = 15.0
     hand_columns: float = 2.0
-    arm_area: float = 1.5
+    arm_area: float = 1.8
     layered: float = 0.95
     edge: float = 0.5
     most_row: int = 7

@@ -128,3 +128,15 @@ def test_a_light_checker_on_a_point_of_its_own_colour_is_counted_by_its_rim() ->
     observation = read_field(image, calibration)
     assert labels["locations"]["p12"] == {"white": 2, "black": 0}
     assert (observation.count("p12", "white"), observation.count("p12", "black")) == (2, 0)
+
+
+def test_a_cup_resting_on_the_frame_is_no_arm_reaching_in() -> None:
+    # a cup stands on the frame's far edge at the top left, beside the field; something crosses
+    # the frame there, but too little of the field beside it is strange for an arm
+    stem = PHOTOREAL / "tournament-leather-000011"
+    labels = json.loads(stem.with_suffix(".json").read_text())
+    image = load_image(stem.with_suffix(".jpg"))
+    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    assert labels["occluded"] is False
+    observation = read_field(image, calibration)
+    assert observation.state != "occluded", observation.extra["arm"]
