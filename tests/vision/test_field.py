@@ -363,6 +363,12 @@ def test_colour_cannot_vouch_where_the_board_has_a_checker_sets_own_colour() -> 
     assert _voucher(top, board)(*on_felt, field.radius) is False
 
 
+def _start_seen(seed: int) -> tuple[FieldCalibration, np.ndarray]:
+    """A calibration on a board of White's style and a frame of the starting position on it."""
+    style, calibration, rng = _white_side_style(seed)
+    return calibration, render_frame(DrawnScene.starting(), style, rng).image
+
+
 @pytest.mark.parametrize("seed", [3, 7])
 def test_a_glare_lit_row_is_counted_for_its_side_to_keep_fifteen_a_side(
     seed: int, monkeypatch: pytest.MonkeyPatch
@@ -370,15 +376,14 @@ def test_a_glare_lit_row_is_counted_for_its_side_to_keep_fifteen_a_side(
     # a lamp's glare over Black's two back checkers (p1) makes them look light, though not
     # quite like White's: seventeen White are seen, so the row that looks least like White's
     # set is Black's, and is counted so, as unsure
-    style, calibration, rng = _white_side_style(seed)
-    frame = render_frame(DrawnScene.starting(), style, rng)
+    calibration, start = _start_seen(seed)
     field = calibration.field
     left, right, base, _direction = field.column("p1")
     top = base - 4.4 * field.radius
     corners = field.to_camera(np.array([(left, base), (right, base), (right, top), (left, top)]))
-    lit = np.zeros(frame.image.shape[:2], np.uint8)
+    lit = np.zeros(start.shape[:2], np.uint8)
     cv2.fillConvexPoly(lit, corners.astype(np.int32), 255)
-    image = frame.image.astype(np.float32)
+    image = start.astype(np.float32)
     image[lit > 0] = 0.5 * image[lit > 0] + 0.5 * np.array([235.0, 240.0, 245.0], np.float32)
     glare = image.astype(np.uint8)
     observation = read_field(glare, calibration)
@@ -398,8 +403,7 @@ def test_a_lamps_pool_over_a_dark_row_is_read_against_the_board_it_lights(
     # board alike are lighter there. Measured against the board around them, lit as much, they
     # are still Black's, without the fifteen-a-side mend's help (turned off here); measured
     # against the whole board's light they would be White's
-    style, calibration, rng = _white_side_style(seed)
-    frame = render_frame(DrawnScene.starting(), style, rng)
+    calibration, start = _start_seen(seed)
     field = calibration.field
     left, right, base, direction = field.column("p1")
     middle = field.to_camera(
@@ -409,11 +413,11 @@ def test_a_lamps_pool_over_a_dark_row_is_read_against_the_board_it_lights(
         np.array([((left + right) / 2 + 4.5 * field.radius, base + direction * 1.5 * field.radius)])
     )
     radius = float(np.hypot(*(reach - middle)[0]))
-    pool = np.zeros(frame.image.shape[:2], np.float32)
+    pool = np.zeros(start.shape[:2], np.float32)
     cv2.circle(pool, tuple(int(v) for v in middle[0]), int(radius), 1.0, -1)
     pool = cv2.GaussianBlur(pool, (0, 0), radius / 4)
     gain = 1.0 + 4.0 * pool[..., None]  # five times as bright in its middle
-    lit = np.clip(frame.image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    lit = np.clip(start.astype(np.float32) * gain, 0, 255).astype(np.uint8)
     monkeypatch.setattr("vision.field_board.MOST_FLIPPED", 0)
     observation = read_field(lit, calibration)
     assert (observation.count("p1", "white"), observation.count("p1", "black")) == (0, 2)

@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sheshbesh.locations import POINT_LOCATIONS
+from sheshbesh.observation import Observation
 from vision.errors import VisionError
 from vision.field_board import calibrate_field, read_field
 from vision.images import load_image
@@ -117,15 +119,19 @@ def test_every_labelled_image_is_there() -> None:
         assert len(labels["field_corners"]) == 4  # type: ignore[arg-type]
 
 
+def _read_on_itself(stem: Path) -> tuple[dict[str, Any], Observation]:
+    """One labelled frame's labels, and its reading calibrated on itself with its corners."""
+    labels = json.loads(stem.with_suffix(".json").read_text())
+    image = load_image(stem.with_suffix(".jpg"))
+    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    return labels, read_field(image, calibration)
+
+
 def test_a_light_checker_on_a_point_of_its_own_colour_is_counted_by_its_rim() -> None:
     # two white checkers on p12, a cream point of white felt: the second one's ring is faint
     # (white against white) and colour cannot vouch for it; its rim, at one radius nearly all
     # round, does
-    stem = HELDOUT4 / "tournament-felt-014031"
-    labels = json.loads(stem.with_suffix(".json").read_text())
-    image = load_image(stem.with_suffix(".jpg"))
-    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
-    observation = read_field(image, calibration)
+    labels, observation = _read_on_itself(HELDOUT4 / "tournament-felt-014031")
     assert labels["locations"]["p12"] == {"white": 2, "black": 0}
     assert (observation.count("p12", "white"), observation.count("p12", "black")) == (2, 0)
 
@@ -133,10 +139,6 @@ def test_a_light_checker_on_a_point_of_its_own_colour_is_counted_by_its_rim() ->
 def test_a_cup_resting_on_the_frame_is_no_arm_reaching_in() -> None:
     # a cup stands on the frame's far edge at the top left, beside the field; something crosses
     # the frame there, but too little of the field beside it is strange for an arm
-    stem = PHOTOREAL / "tournament-leather-000011"
-    labels = json.loads(stem.with_suffix(".json").read_text())
-    image = load_image(stem.with_suffix(".jpg"))
-    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    labels, observation = _read_on_itself(PHOTOREAL / "tournament-leather-000011")
     assert labels["occluded"] is False
-    observation = read_field(image, calibration)
     assert observation.state != "occluded", observation.extra["arm"]
