@@ -67,6 +67,10 @@ CHECKER_ROUND = 0.01
 #: a checker set within this Lab distance (lightness counted half) of the bare board's colour at a
 #: place cannot be told from the board there by colour (the noise a vouched colour must exceed)
 BOARD_LIKE = 10.0
+#: where the bare board lies within this many times :data:`BOARD_LIKE` of a checker set's colour,
+#: colour cannot tell that set's checkers from the board there (a disc nearer the board than the
+#: set by less than the noise twice over says nothing)
+COLOURLESS = 2.0
 METHOD = "field-corners"
 
 
@@ -185,8 +189,11 @@ def calibrate_field(
         if centring is not None:
             field = locate_field(image, corners, bar_centring=centring)
         for present, clear in RELAXED:
+            # the sets and the bare board are learned from what rings truest: a checker lying
+            # over a gap only when it rings all round
+            learning = RingSettings(present=present, clear=clear, layered=RingSettings().overhang)
             try:
-                return _calibrate(image, field, swap, RingSettings(present=present, clear=clear))
+                return _calibrate(image, field, swap, learning)
             except CalibrationError as error:
                 first = first or error
     assert first is not None
@@ -923,7 +930,7 @@ def _voucher(
             return True
         # a checker set of the board's own colour there (white checkers on cream points, black
         # on black): a checker's colour is the bare board's, so colour says nothing either way
-        if float(_distance(board, sets).min()) < BOARD_LIKE:
+        if float(_distance(board, sets).min()) < COLOURLESS * BOARD_LIKE:
             return None
         return False
 

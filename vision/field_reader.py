@@ -36,21 +36,27 @@ _COS, _SIN = np.cos(_THETA), np.sin(_THETA)
 ALIGNMENT = 2.0
 #: radii sampled, as shares of a checker's radius
 _RADII = np.array([0.85, 0.95, 1.05, 1.15])
+#: two checker sets differ by at least this much (Lab, 8-bit): players must tell them apart at a
+#: glance; two groups closer than this are one set split by its light (lit and shaded)
+LEAST_SEPARATION = 30.0
 
 
 @dataclass(frozen=True, slots=True)
 class RingSettings:
     """Thresholds of the circle finder (the share of directions that must cross an edge, etc.).
 
-    ``present``: ring score for a checker in the first row; ``layered``: for one lying on two
-    others (its whole rim is free, so it must score higher); ``edge``: the least gradient an
+    ``present``: ring score for a checker in the first row; ``edge``: the least gradient an
     edge has, as a share of the field's 90th-percentile gradient; ``most_row``: the most checkers
     looked for in one row before the second layer. A frame is a hand over the field when a patch
     that is neither board nor checker reaches across more than ``hand_columns`` point columns and
     covers ``hand_area`` checkers, or when ``arm_area`` checkers of such cells lie at the field's
     edge beside something crossing the frame (:func:`vision.field_board.arm_area`). A weak ring
     that stands out where the board has a checker set's own colour counts when the rim lies at
-    one radius in ``colourless_rim`` of its directions.
+    one radius in ``colourless_rim`` of its directions; there, a place next in a row whose
+    neighbour holds a checker has its ring measured against edges of ``faint_edge`` as well (a
+    light checker's rim against a light point is a soft shading). A checker lying over the gap
+    between two rings ``layered`` (the row under it shows little of its own rims), and over the
+    row's end ``overhang`` (all round).
     """
 
     present: float = 0.7
@@ -63,8 +69,10 @@ class RingSettings:
     hand_area: float = 15.0
     hand_columns: float = 2.0
     arm_area: float = 1.8
-    layered: float = 0.95
+    layered: float = 0.7
+    overhang: float = 0.95
     edge: float = 0.5
+    faint_edge: float = 0.25
     most_row: int = 7
     full_row: int = 5
     layer_ring: float = 0.35
@@ -271,7 +279,15 @@ def _row(
     def verdict(index: int) -> bool | None:
         """Place ``index`` holds a checker (True), is plainly bare (False), or cannot tell alone."""
         x, y, ring = places[index]
-        over = index < len(gaps) and gaps[index][2] >= settings.layered
+        if index and verdicts[index - 1] and colourless(x, y):
+            # a checker on a point of its own colour, next in a row: its rim is only the soft
+            # shading against its neighbour and the point, fainter than the field's edges
+            faint = gradients.ring_scores(np.array([[x, y]]), radius, settings.faint_edge)
+            ring = max(ring, float(faint[0]))
+        # a checker lying over the gap either side lies on this place's checker too
+        over = any(
+            0 <= gap < len(gaps) and gaps[gap][2] >= settings.layered for gap in (index - 1, index)
+        )
         if (
             ring >= settings.clear
             or (over and ring >= settings.covered)
@@ -324,25 +340,31 @@ def _row(
         Checker(x, y, radius, ring, gradients.disc_colour(x, y, radius))
         for x, y, ring in places[:length]
     ]
-    # a second-layer checker lies on two of the first layer, or half over the row's end
-    over = [
-        Checker(x, y, radius, gap, gradients.disc_colour(x, y, radius), 2)
-        for x, y, gap in gaps[:length]
-        if gap >= settings.layered
-    ]
-    if length >= settings.full_row and not over:
+    # a second-layer checker lies on two of the first layer, ringing clearly over the gap
+    # between them, or (ringing all round) half over the row's end
+    layered = {
+        index
+        for index, (_x, _y, gap) in enumerate(gaps[:length])
+        if gap >= (settings.layered if index < length - 1 else settings.overhang)
+    }
+    if length >= settings.full_row:
         # a full row's gaps: a checker on top of two shows its whole rim, if faintly (its rim
         # lies on checkers of its own colour), all at one radius round its centre, and it hides
         # part of the rims of the two it lies on
         for index, (x, y, gap) in enumerate(gaps[: length - 1]):
             below = min(places[index][2], places[index + 1][2])
-            if (
+            if index not in layered and (
                 gap < settings.layer_ring
                 or below >= settings.layer_below
                 or gradients.rim_share(x, y, radius) < settings.layer_rim
             ):
                 break
-            over.append(Checker(x, y, radius, gap, gradients.disc_colour(x, y, radius), 2))
+            layered.add(index)
+    over = [
+        Checker(x, y, radius, gap, gradients.disc_colour(x, y, radius), 2)
+        for index, (x, y, gap) in enumerate(gaps)
+        if index in layered
+    ]
     return row + over, refused
 
 
@@ -477,7 +499,7 @@ def learn_colours(checkers: Sequence[Checker]) -> CheckerColours:
     spread = float(
         np.median(np.linalg.norm(samples - np.where(is_light[:, None], light, dark), axis=1))
     )
-    if colours.separation < max(12.0, 2.5 * spread):
+    if colours.separation < max(LEAST_SEPARATION, 2.5 * spread):
         raise CalibrationError(
             f"the checkers do not fall into two sets (their colours differ by "
             f"{colours.separation:.0f}, within a set by {spread:.0f})"

@@ -22,6 +22,7 @@ from vision.field_board import (
     read_field,
     synthetic_field_corners,
 )
+from vision.field_reader import LEAST_SEPARATION, Checker, learn_colours
 from vision.synth.render import DrawnScene, Style, random_scene, random_style, render_frame
 
 SIZE = (1280, 720)
@@ -117,6 +118,22 @@ def test_calibration_learns_two_sets_white_the_lighter() -> None:
     assert calibration.colours.separation > 20
     bar_centre = sum(calibration.field.bar) / 2
     assert bar_centre == pytest.approx(calibration.field.width / 2, rel=0.05)
+
+
+def _checkers_of(lightnesses: list[float]) -> list[Checker]:
+    return [Checker(0.0, 0.0, 10.0, 1.0, (lightness, 128.0, 128.0)) for lightness in lightnesses]
+
+
+def test_one_set_split_by_its_light_is_not_two_sets() -> None:
+    # white checkers, some in a lamp's light and some in shade, fall into two tight groups that
+    # differ by less than two checker sets ever do: calibration must look on (fainter rims,
+    # where the dark set's are), not take them for White and Black
+    lit, shaded = 218.0, 218.0 - 0.8 * LEAST_SEPARATION
+    with pytest.raises(CalibrationError, match="two sets"):
+        learn_colours(_checkers_of([lit] * 8 + [shaded] * 7))
+    colours = learn_colours(_checkers_of([lit] * 8 + [40.0] * 7))
+    assert colours.white[0] == pytest.approx(lit)
+    assert colours.black[0] == pytest.approx(40.0)
 
 
 def test_starting_position_is_read_exactly() -> None:

@@ -142,3 +142,53 @@ def test_a_cup_resting_on_the_frame_is_no_arm_reaching_in() -> None:
     labels, observation = _read_on_itself(PHOTOREAL / "tournament-leather-000011")
     assert labels["occluded"] is False
     assert observation.state != "occluded", observation.extra["arm"]
+
+
+def _counts(observation: Observation, location: str) -> dict[str, int]:
+    return {side: observation.count(location, side) for side in ("white", "black")}
+
+
+def test_colour_does_not_deny_a_checker_on_a_board_near_its_own_colour() -> None:
+    # four cream checkers on p17 of light veneer: the bare board there is within twice the
+    # colour noise of the cream set, so colour cannot say "bare board"; their rings, clear
+    # enough for a checker, count
+    labels, observation = _read_on_itself(PHOTOREAL / "inlaid-tavla-000039")
+    assert labels["locations"]["p17"] == {"white": 4, "black": 0}
+    assert _counts(observation, "p17") == labels["locations"]["p17"]
+
+
+@pytest.mark.parametrize(
+    ("stem", "location"),
+    [(HELDOUT4 / "tournament-felt-014000", "p2"), (PHOTOREAL / "tournament-leather-000052", "p16")],
+)
+def test_a_row_on_a_point_of_its_own_colour_goes_on_by_its_faint_rims(
+    stem: Path, location: str
+) -> None:
+    # white checkers in a row on a white point: past the first, each rim shows only as a soft
+    # shading against its neighbour and the point, fainter than the field's edges
+    labels, observation = _read_on_itself(stem)
+    assert sum(labels["locations"][location].values()) >= 3
+    assert _counts(observation, location) == labels["locations"][location]
+
+
+def test_white_checkers_in_light_and_shade_are_not_taken_for_both_sets() -> None:
+    # at the reader's own ring threshold only White's rims ring true (Black's lie on dark blue
+    # felt and black points), lit and shaded: calibration looks on among fainter rims and finds
+    # Black's rows
+    labels, observation = _read_on_itself(HELDOUT4 / "tournament-leather-014039")
+    for location in ("p12", "p13", "p19"):
+        assert _counts(observation, location) == labels["locations"][location], location
+
+
+@pytest.mark.parametrize(
+    ("stem", "location"),
+    [(HELDOUT2 / "tournament-leather-007014", "p4"), (HELDOUT3 / "wooden-folding-009022", "p9")],
+)
+def test_a_second_layer_ringing_over_the_gaps_counts_the_row_under_it(
+    stem: Path, location: str
+) -> None:
+    # five in a row and three or four lying over the gaps between them: the top layer rings
+    # true over the gaps, the row under it shows little of its own rims
+    labels, observation = _read_on_itself(stem)
+    assert sum(labels["locations"][location].values()) >= 8
+    assert _counts(observation, location) == labels["locations"][location]
