@@ -276,6 +276,18 @@ def _row(
     places = [first]
     gaps: list[tuple[float, float, float]] = []
 
+    def lies_over(gap: int) -> bool:
+        """A checker lies over the gap after place ``gap``: it rings clearly there, and colour
+        does not say the board is bare under it (a die lying on the point rings as clearly)."""
+        return gaps[gap][2] >= settings.layered and (
+            vouch is None
+            or all(
+                colour(*places[index][:2]) is not False
+                for index in (gap, gap + 1)
+                if index < len(places)
+            )
+        )
+
     def verdict(index: int) -> bool | None:
         """Place ``index`` holds a checker (True), is plainly bare (False), or cannot tell alone."""
         x, y, ring = places[index]
@@ -285,9 +297,7 @@ def _row(
             faint = gradients.ring_scores(np.array([[x, y]]), radius, settings.faint_edge)
             ring = max(ring, float(faint[0]))
         # a checker lying over the gap either side lies on this place's checker too
-        over = any(
-            0 <= gap < len(gaps) and gaps[gap][2] >= settings.layered for gap in (index - 1, index)
-        )
+        over = any(0 <= gap < len(gaps) and lies_over(gap) for gap in (index - 1, index))
         if (
             ring >= settings.clear
             or (over and ring >= settings.covered)
@@ -345,7 +355,7 @@ def _row(
     layered = {
         index
         for index, (_x, _y, gap) in enumerate(gaps[:length])
-        if gap >= (settings.layered if index < length - 1 else settings.overhang)
+        if (lies_over(index) if index < length - 1 else gap >= settings.overhang)
     }
     if length >= settings.full_row:
         # a full row's gaps: a checker on top of two shows its whole rim, if faintly (its rim

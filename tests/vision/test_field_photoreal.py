@@ -192,3 +192,12 @@ def test_a_second_layer_ringing_over_the_gaps_counts_the_row_under_it(
     labels, observation = _read_on_itself(stem)
     assert sum(labels["locations"][location].values()) >= 8
     assert _counts(observation, location) == labels["locations"][location]
+
+
+def test_a_die_ringing_over_a_gap_of_a_bare_point_is_no_second_layer() -> None:
+    # a red die lies on the bare pink p2: it rings as clearly as a checker lying over the gap
+    # between two places, but colour says the board is bare under it
+    labels, observation = _read_on_itself(PHOTOREAL / "travel-000035")
+    assert labels["locations"]["p2"] == {"white": 0, "black": 0}
+    assert any(die["pips"] for die in labels["dice"])
+    assert _counts(observation, "p2") == {"white": 0, "black": 0}
