@@ -47,6 +47,7 @@ from vision.field_reader import (
     FieldEvidence,
     Gradients,
     RingSettings,
+    Stand,
     classify,
     find_checkers,
     learn_colours,
@@ -83,6 +84,8 @@ class FieldCalibration:
     reference: Image | None = None  # the rectified calibration frame, for a person to look at
     method: str = METHOD
     empty: EmptyBoard | None = None  # the field without checkers, for telling hands apart
+    #: the points where a stack may stand at the base (Shesh Besh: :data:`SHESH_BESH_STACKS`)
+    standing: frozenset[str] = frozenset()
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -100,6 +103,8 @@ class FieldCalibration:
             },
             "reference": None if self.reference is None else encode_reference(self.reference),
         }
+        if self.standing:
+            data["standing"] = sorted(self.standing, key=POINT_LOCATIONS.index)
         return data
 
     def to_json(self) -> str:
@@ -131,12 +136,20 @@ class FieldCalibration:
                 raise CalibrationError(
                     f"malformed empty board in calibration: {error!r}"
                 ) from error
+        standing = data.get("standing", [])
+        if not isinstance(standing, list) or not all(
+            isinstance(point, str) and point in POINT_LOCATIONS for point in standing
+        ):
+            raise CalibrationError(
+                f"field calibration's 'standing' is a list of points p1..p24, not {standing!r}"
+            )
         return cls(
             Field.from_dict(data["field"]),
             CheckerColours.from_dict(data["checker_colours"]),
             reference,
             str(data.get("method", METHOD)),
             empty,
+            frozenset(standing),
         )
 
 
@@ -170,16 +183,18 @@ def calibrate_field(
     *,
     swap: bool = False,
     settings: RingSettings | None = None,
+    standing: frozenset[str] = frozenset(),
 ) -> FieldCalibration:
     """Measure the field from its corners and learn both checker sets from any position on it.
 
-    ``swap`` makes the darker set White. Raises :class:`CalibrationError` naming what is wrong
+    ``swap`` makes the darker set White. The bases of the points in ``standing`` (where Shesh
+    Besh's stacks may stand) are left out of the bare board's picture. Raises :class:`CalibrationError` naming what is wrong
     (corners that make no sense, fewer than two checker sets on the field).
     """
     image = check_image(image)
     field = locate_field(image, corners)
     if settings is not None:
-        return _calibrate(image, field, swap, settings)
+        return _calibrate(image, field, swap, settings, standing)
     # a frame whose checkers all stand in tall stacks, or lie in a lamp's glare, shows few clear
     # rims: the sets are looked for again among fainter ones before the frame is refused; and
     # where a band beside the bar (a raised bar's shadow) was taken for it, every point lies a
@@ -193,7 +208,7 @@ def calibrate_field(
             # over a gap only when it rings all round
             learning = RingSettings(present=present, clear=clear, layered=RingSettings().overhang)
             try:
-                return _calibrate(image, field, swap, learning)
+                return _calibrate(image, field, swap, learning, standing)
             except CalibrationError as error:
                 first = first or error
     assert first is not None
@@ -205,7 +220,13 @@ def calibrate_field(
 RELAXED = ((RingSettings().present, RingSettings().clear), (0.6, 0.75), (0.5, 0.65))
 
 
-def _calibrate(image: Image, field: Field, swap: bool, settings: RingSettings) -> FieldCalibration:
+def _calibrate(
+    image: Image,
+    field: Field,
+    swap: bool,
+    settings: RingSettings,
+    standing: frozenset[str] = frozenset(),
+) -> FieldCalibration:
     geometry = _fit_shape(image, field, settings)
     top = geometry.rectify(image)
     pitch = _measure_pitch(top, geometry, find_checkers(top, geometry, settings), settings.present)
@@ -219,8 +240,18 @@ def _calibrate(image: Image, field: Field, swap: bool, settings: RingSettings) -
     colours = learn_colours(clear if len(clear) >= 6 else found)
     if swap:
         colours = colours.swapped()
-    empty = learn_empty_board(top, geometry, found)
-    return FieldCalibration(geometry, colours, top, empty=empty)
+    # where a stack may stand, the bare board is the same colour's base on the other points
+    empty = learn_empty_board(top, geometry, [*found, *_stack_bases(geometry, standing)])
+    return FieldCalibration(geometry, colours, top, empty=empty, standing=standing)
+
+
+def _stack_bases(geometry: Field, standing: frozenset[str]) -> list[_Disc]:
+    """The bases of the points in ``standing``, where a stack may stand, as discs."""
+    radius = geometry.radius
+    return [
+        _Disc((left + right) / 2, base + direction * radius, radius)
+        for left, right, base, direction in map(geometry.column, sorted(standing))
+    ]
 
 
 def _all_checkers(evidence: FieldEvidence) -> list[Checker]:
@@ -410,7 +441,7 @@ def _relit(strips: FloatArray, columns: FloatArray, hidden: npt.NDArray[np.bool_
     return out
 
 
-def learn_empty_board(top: Image, geometry: Field, checkers: Sequence[Checker]) -> EmptyBoard:
+def learn_empty_board(top: Image, geometry: Field, checkers: Sequence[_Round]) -> EmptyBoard:
     """The empty field's picture from a frame with checkers on it (see :class:`EmptyBoard`)."""
     strips = _column_strips(top, geometry)
     hidden = _checker_cells(geometry, checkers, 1.15)
@@ -440,7 +471,7 @@ def strange_cells(
     strips: FloatArray,
     geometry: Field,
     empty: EmptyBoard,
-    checkers: Sequence[Checker],
+    checkers: Sequence[_Round],
     settings: RingSettings,
     dice: Sequence[DieReading] = (),
 ) -> npt.NDArray[np.bool_]:
@@ -604,14 +635,24 @@ def read_field(
     frame: int = 0,
     time: float = 0.0,
 ) -> Observation:
-    """One frame's checkers, dice and cube (:mod:`vision.cube`) as an Observation."""
+    """One frame's checkers, dice and cube (:mod:`vision.cube`) as an Observation. Where the
+    calibration says stacks may stand (``standing``, Shesh Besh), a stack standing at a point's
+    base counts as one checker, as the camera sees it (:func:`vision.field_reader.find_checkers`)."""
+    standing = calibration.standing
     settings = settings or RingSettings()
     # the field, and the frame beside it where the hand test will look (it needs the empty
     # board), from one shrink of a large frame
     field = calibration.field
     beside = frame_rows(field) if calibration.empty is not None else []
     top, *bands = field.rectify_rows(image, [(0, field.height), *beside])
-    evidence = find_checkers(top, calibration.field, settings, _voucher(top, calibration))
+    evidence = find_checkers(
+        top,
+        calibration.field,
+        settings,
+        _voucher(top, calibration),
+        standing,
+        _stacker(top, calibration) if standing else None,
+    )
     checkers = [(c.x, c.y, c.radius) for c in _all_checkers(evidence)]
     found = locate_field_cube(image, calibration.field, checkers)
     cube = None if found is None else found.reading
@@ -634,10 +675,10 @@ def read_field(
     observation = replace(observation, dice=dice, cube=cube)
     if calibration.empty is not None and strips is not None:
         # every checker counted hides the board (a stack leaning in the view whose rims do not
-        # ring true is still a stack); a hand is told by its size, or by the arm it reaches with
-        strange = strange_cells(
-            strips, field, calibration.empty, _all_checkers(evidence), settings, dice
-        )
+        # ring true is still a stack), and so does a stack standing at a point's base, whether or
+        # not its colour told it; a hand is told by its size, or by the arm it reaches with
+        hiding: list[_Round] = [*_all_checkers(evidence), *_stack_bases(field, standing)]
+        strange = strange_cells(strips, field, calibration.empty, hiding, settings, dice)
         foreign = foreign_area(strange, calibration.field, settings)
         arm = arm_area(bands, strange, calibration.field)
         extra = {**observation.extra, "foreign": foreign, "arm": arm}
@@ -935,6 +976,43 @@ def _voucher(
         return False
 
     return vouch
+
+
+#: Arabic Shesh Besh's stacks stand on each side's points 1 to 6
+SHESH_BESH_STACKS = frozenset(f"p{n}" for n in (*range(1, 7), *range(19, 25)))
+#: a stack stands at a point's base where this share of the base shows one checker set's colour
+STACK_SHARE = 0.35
+
+
+def _stacker(top: Image, calibration: FieldCalibration) -> Stand:
+    """Which checker set stands in a stack at a point's base (see :data:`STACK_SHARE`): the
+    base's pixels nearer a set's colour than the bare board's there, and unlike the bare board."""
+    lab = cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float64)
+    sets = np.array([calibration.colours.white, calibration.colours.black])
+    field, empty = calibration.field, calibration.empty
+
+    def stand(
+        centre_x: float, base: float, direction: int, radius: float
+    ) -> tuple[float, float, float] | None:
+        near, far = sorted((base + direction * 0.1 * radius, base + direction * 1.5 * radius))
+        rows = slice(max(0, round(near)), max(0, round(far)))
+        columns = slice(max(0, round(centre_x - 0.7 * radius)), round(centre_x + 0.7 * radius))
+        patch = lab[rows, columns].reshape(-1, 3)
+        board = None if empty is None else empty.colour_at(field, centre_x, (near + far) / 2)
+        if not len(patch) or board is None:
+            return None
+        to_sets = _distance(patch[:, None, :], sets[None, :, :])
+        to_board = _distance(patch, board)
+        nearest = to_sets.argmin(axis=1)
+        like = (to_sets.min(axis=1) < to_board) & (to_board > BOARD_LIKE)
+        shares = [float(np.mean(like & (nearest == side))) for side in (0, 1)]
+        side = int(np.argmax(shares))
+        if shares[side] < STACK_SHARE:
+            return None
+        lightness, a, b = np.median(patch[like & (nearest == side)], axis=0)
+        return float(lightness), float(a), float(b)
+
+    return stand
 
 
 #: the bare board around a checker, from and to these many radii from its middle, tells the light

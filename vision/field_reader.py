@@ -216,6 +216,9 @@ def _best(
 #: says whether the disc at (x, y) of radius r looks like a checker rather than the board there;
 #: None where the board there has a checker set's own colour (colour cannot tell)
 Vouch = Callable[[float, float, float], bool | None]
+#: the colour (Lab) of a checker set standing in a stack at a point's base (centre x, base,
+#: direction, radius), or None where no stack stands
+Stand = Callable[[float, float, int, float], tuple[float, float, float] | None]
 
 
 def _row(
@@ -384,11 +387,18 @@ def stack_count(row: Sequence[Checker]) -> int:
 
 
 def find_checkers(
-    top: Image, geometry: Field, settings: RingSettings | None = None, vouch: Vouch | None = None
+    top: Image,
+    geometry: Field,
+    settings: RingSettings | None = None,
+    vouch: Vouch | None = None,
+    standing: frozenset[str] = frozenset(),
+    stand: Stand | None = None,
 ) -> FieldEvidence:
     """Every checker seen on the points and the bar of a rectified field (``geometry.rectify``).
 
     ``vouch`` (see :func:`_row`) lets a checker whose rim barely shows be taken by its colour.
+    On the points in ``standing``, ``stand`` tells the colour of a stack standing at the base
+    (Shesh Besh, :func:`_stack`), which counts as one checker (a stack seen from above).
     """
     settings = settings or RingSettings()
     gradients = Gradients(top)
@@ -402,11 +412,68 @@ def find_checkers(
         row, refused = _row(
             gradients, (left + right) / 2, base, direction, radius, limit, settings, pitch, vouch
         )
+        if stand is not None and location in standing:
+            row, refused = _stack(
+                gradients,
+                (left + right) / 2,
+                base,
+                direction,
+                radius,
+                limit,
+                settings,
+                pitch,
+                vouch,
+                stand,
+                row,
+                refused,
+            )
         evidence.checkers[location] = row
         evidence.rejected[location] = refused
     evidence.pitch = pitch
     evidence.checkers["bar"] = _bar_checkers(gradients, geometry, settings)
     return evidence
+
+
+#: a Shesh Besh stack (checkers stood on edge face to face, or piled into a tower) fills a
+#: point's base this deep (radii); the checkers laid down beside it lie beyond
+STACK_DEPTH = 1.6
+
+
+def _stack(
+    gradients: Gradients,
+    centre_x: float,
+    base: float,
+    direction: int,
+    radius: float,
+    limit: float,
+    settings: RingSettings,
+    pitch: float,
+    vouch: Vouch | None,
+    stand: Stand,
+    row: list[Checker],
+    refused: float,
+) -> tuple[list[Checker], float]:
+    """``row`` with the stack standing at the point's base in front of it, and the checkers laid
+    down beyond the stack; ``row`` as it is where no stack stands (or a checker lies at the base:
+    a tower seen from above is that checker)."""
+    if row and abs(row[0].y - base) <= 1.5 * radius:
+        return row, refused
+    colour = stand(centre_x, base, direction, radius)
+    if colour is None:
+        return row, refused
+    stack = Checker(centre_x, base + direction * 0.8 * radius, radius, 0.0, colour)
+    after, refused = _row(
+        gradients,
+        centre_x,
+        base + direction * 0.5 * STACK_DEPTH * radius,
+        direction,
+        radius,
+        limit,
+        settings,
+        pitch,
+        vouch,
+    )
+    return [stack, *after], refused
 
 
 def _bar_checkers(gradients: Gradients, geometry: Field, settings: RingSettings) -> list[Checker]:

@@ -61,6 +61,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --field-corners: the darker checker set is White",
     )
     parser.add_argument(
+        "--variant",
+        choices=["backgammon", "sheshbesh"],
+        default="backgammon",
+        help="with --field-corners: the game played on the board; sheshbesh reads a stack "
+        "standing on a point 1 to 6 of either side as one checker",
+    )
+    parser.add_argument(
         "--out", required=True, metavar="FILE", help="where to write the calibration JSON"
     )
     parser.add_argument(
@@ -121,11 +128,14 @@ def _write_overlay(path: str, image: Image) -> None:
 
 def _calibrate_field(image: Image, args: argparse.Namespace) -> int:
     from vision.errors import VisionError
-    from vision.field_board import calibrate_field
+    from vision.field_board import SHESH_BESH_STACKS, calibrate_field
     from vision.overlay import draw_field, draw_field_refusal
 
+    standing = SHESH_BESH_STACKS if args.variant == "sheshbesh" else frozenset()
     try:
-        calibration = calibrate_field(image, args.field_corners, swap=args.swap_colours)
+        calibration = calibrate_field(
+            image, args.field_corners, swap=args.swap_colours, standing=standing
+        )
     except VisionError as error:
         if args.overlay:
             _write_overlay(args.overlay, draw_field_refusal(image, args.field_corners, str(error)))

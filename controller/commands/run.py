@@ -230,6 +230,15 @@ def _referee(
             shutil.copyfile(calibration_path, Path(args.capture) / "calibration.json")
         except OSError as error:
             raise TableError(f"--capture {args.capture!r}: {error}") from error
+    from vision.field_board import SHESH_BESH_STACKS, FieldCalibration
+
+    if (
+        isinstance(calibration, FieldCalibration)
+        and runner.referee.snapshot()["match"]["variant"] == "sheshbesh"
+        and not calibration.standing
+    ):
+        # a board calibrated for backgammon, now playing Shesh Besh: its stacks are read too
+        calibration = dataclasses.replace(calibration, standing=SHESH_BESH_STACKS)
     table = live.open_table(VisionReader(calibration, config.vision.settle_seconds), capture)
     if panel_wanted:
         from controller.table.controls import LiveControls

@@ -1,0 +1,120 @@
+"""Arabic Shesh Besh on any board from its field's corners: a stack standing on a point counts
+as one checker (as the camera sees it, and as the referee compares it), the checkers laid down
+beside it count one each, and a stack is no hand over the field.
+
+The frames are the committed photoreal Shesh Besh sample (tests/data/photoreal-sheshbesh), whose
+labels say how many of each point's checkers stand in its stack.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.cli import main
+from sheshbesh.locations import POINT_LOCATIONS
+from sheshbesh.observation import Observation
+from vision.errors import CalibrationError
+from vision.field_board import (
+    SHESH_BESH_STACKS,
+    FieldCalibration,
+    calibrate_field,
+    load_calibration,
+    read_field,
+)
+from vision.images import load_image
+
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "photoreal-sheshbesh"
+
+
+def _visible(labels: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    """Each point's (White, Black) as the camera sees them: a standing stack is one checker."""
+    out = {}
+    for point in POINT_LOCATIONS:
+        white, black = labels["locations"][point]["white"], labels["locations"][point]["black"]
+        standing = labels["standing"].get(point, 0)
+        if standing:
+            white, black = (white - standing + 1, black) if white else (white, black - standing + 1)
+        out[point] = (white, black)
+    return out
+
+
+def _seen(observation: Observation) -> dict[str, tuple[int, int]]:
+    return {
+        p: (observation.count(p, "white"), observation.count(p, "black")) for p in POINT_LOCATIONS
+    }
+
+
+def _read(stem: str, standing: frozenset[str]) -> tuple[dict[str, Any], Observation]:
+    labels = json.loads((SAMPLE / f"{stem}.json").read_text())
+    image = load_image(SAMPLE / f"{stem}.jpg")
+    corners = [tuple(c) for c in labels["field_corners"]]
+    calibration = calibrate_field(image, corners, standing=standing)
+    return labels, read_field(image, calibration)
+
+
+def test_stacks_standing_on_edge_count_one_checker_each() -> None:
+    # nine stacks of two and three checkers stood on edge at the bases of both home boards, the
+    # laid-down checkers in rows beyond them: read as Shesh Besh, the board is exact and settled
+    labels, observation = _read("sheshbesh-travel-000182", SHESH_BESH_STACKS)
+    assert observation.state == "settled"
+    assert _seen(observation) == _visible(labels)
+
+
+def test_without_the_variant_the_stacks_are_not_read() -> None:
+    # the same frame calibrated for backgammon: a stack on edge is no round checker, and the
+    # strange shapes at the bases are taken for a hand
+    labels, observation = _read("sheshbesh-travel-000182", frozenset())
+    assert observation.state == "occluded" or _seen(observation) != _visible(labels)
+
+
+def test_the_checkers_laid_down_beside_a_stack_are_counted_beyond_it() -> None:
+    # p6: a stack of two stands at the base and its third checker lies beside it; p1 and p3
+    # hold only their stacks of two
+    labels, observation = _read("sheshbesh-wooden-folding-000038", SHESH_BESH_STACKS)
+    seen, visible = _seen(observation), _visible(labels)
+    assert labels["standing"]["p6"] == 2 and labels["locations"]["p6"]["white"] == 3
+    for point in ("p1", "p3", "p6"):
+        assert seen[point] == visible[point], point
+
+
+def test_the_points_where_stacks_stand_are_kept_with_the_calibration(tmp_path: Path) -> None:
+    labels = json.loads((SAMPLE / "sheshbesh-travel-000182.json").read_text())
+    image = load_image(SAMPLE / "sheshbesh-travel-000182.jpg")
+    corners = [tuple(c) for c in labels["field_corners"]]
+    calibration = calibrate_field(image, corners, standing=SHESH_BESH_STACKS)
+    path = tmp_path / "cal.json"
+    calibration.save(path)
+    loaded = load_calibration(path)
+    assert isinstance(loaded, FieldCalibration)
+    assert loaded.standing == SHESH_BESH_STACKS
+    assert _seen(read_field(image, loaded)) == _visible(labels)
+    data = json.loads(path.read_text())
+    data["standing"] = ["p1", "p25"]
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="p25"):
+        load_calibration(path)
+
+
+def test_calibrate_for_shesh_besh_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stem = "sheshbesh-travel-000182"
+    labels = json.loads((SAMPLE / f"{stem}.json").read_text())
+    corners = ",".join(f"{v:.2f}" for corner in labels["field_corners"] for v in corner)
+    out = tmp_path / "cal.json"
+    argv = ["calibrate", str(SAMPLE / f"{stem}.jpg"), "--field-corners", corners]
+    assert main([*argv, "--variant", "sheshbesh", "--out", str(out)]) == 0
+    assert set(json.loads(out.read_text())["standing"]) == SHESH_BESH_STACKS
+    capsys.readouterr()
+    assert main(["read", str(SAMPLE / f"{stem}.jpg"), "--calibration", str(out)]) == 0
+    reading = json.loads(capsys.readouterr().out)
+    visible = _visible(labels)
+    for point in ("p2", "p6", "p19", "p24"):
+        assert (
+            reading["locations"][point]["white"],
+            reading["locations"][point]["black"],
+        ) == visible[point], point
