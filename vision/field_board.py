@@ -177,6 +177,22 @@ def load_calibration(path: str | Path) -> Calibration | FieldCalibration:
         raise CalibrationError(f"{file}: {error}") from error
 
 
+def for_variant(
+    calibration: Calibration | FieldCalibration, variant: str
+) -> Calibration | FieldCalibration:
+    """``calibration`` as a match of ``variant`` reads it: a field calibration reads Shesh Besh's
+    standing stacks in a Shesh Besh match only, whatever game it was made for (the marker
+    board's calibration is unchanged)."""
+    if not isinstance(calibration, FieldCalibration):
+        return calibration
+    return replace(calibration, standing=standing_for(variant))
+
+
+def standing_for(variant: str) -> frozenset[str]:
+    """The points where a stack may stand in a game of ``variant``."""
+    return SHESH_BESH_STACKS if variant == "sheshbesh" else frozenset()
+
+
 def calibrate_field(
     image: Image,
     corners: Sequence[tuple[float, float]],

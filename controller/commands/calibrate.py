@@ -128,13 +128,12 @@ def _write_overlay(path: str, image: Image) -> None:
 
 def _calibrate_field(image: Image, args: argparse.Namespace) -> int:
     from vision.errors import VisionError
-    from vision.field_board import SHESH_BESH_STACKS, calibrate_field
+    from vision.field_board import calibrate_field, standing_for
     from vision.overlay import draw_field, draw_field_refusal
 
-    standing = SHESH_BESH_STACKS if args.variant == "sheshbesh" else frozenset()
     try:
         calibration = calibrate_field(
-            image, args.field_corners, swap=args.swap_colours, standing=standing
+            image, args.field_corners, swap=args.swap_colours, standing=standing_for(args.variant)
         )
     except VisionError as error:
         if args.overlay:

@@ -230,15 +230,10 @@ def _referee(
             shutil.copyfile(calibration_path, Path(args.capture) / "calibration.json")
         except OSError as error:
             raise TableError(f"--capture {args.capture!r}: {error}") from error
-    from vision.field_board import SHESH_BESH_STACKS, FieldCalibration
+    from vision.field_board import for_variant
 
-    if (
-        isinstance(calibration, FieldCalibration)
-        and runner.referee.snapshot()["match"]["variant"] == "sheshbesh"
-        and not calibration.standing
-    ):
-        # a board calibrated for backgammon, now playing Shesh Besh: its stacks are read too
-        calibration = dataclasses.replace(calibration, standing=SHESH_BESH_STACKS)
+    # the match played decides whether stacks stand on the points (Shesh Besh)
+    calibration = for_variant(calibration, runner.referee.snapshot()["match"]["variant"])
     table = live.open_table(VisionReader(calibration, config.vision.settle_seconds), capture)
     if panel_wanted:
         from controller.table.controls import LiveControls

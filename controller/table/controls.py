@@ -40,13 +40,14 @@ class LiveControls(RunnerControls):
         self.calibration_path = calibration_path
 
     def set_corners(self, corners: list[tuple[float, float]]) -> None:
-        from vision.field_board import calibrate_field
+        from vision.field_board import calibrate_field, standing_for
 
         image = self.table.status.latest_frame
         if image is None:
             raise ValueError("no camera frame yet: the corners cannot be checked")
         # the playing field's corners, on whatever position the board shows
-        calibration = calibrate_field(image, corners)
+        variant = self.runner.referee.snapshot()["match"]["variant"]
+        calibration = calibrate_field(image, corners, standing=standing_for(variant))
         calibration.save(self.calibration_path)
         reader = self.table.reader
         settle = reader.config.still_seconds if isinstance(reader, VisionReader) else 0.4

@@ -22,6 +22,7 @@ from vision.field_board import (
     SHESH_BESH_STACKS,
     FieldCalibration,
     calibrate_field,
+    for_variant,
     load_calibration,
     read_field,
 )
@@ -118,3 +119,15 @@ def test_calibrate_for_shesh_besh_on_the_command_line(
             reading["locations"][point]["white"],
             reading["locations"][point]["black"],
         ) == visible[point], point
+
+
+def test_the_match_played_decides_whether_stacks_stand() -> None:
+    labels = json.loads((SAMPLE / "sheshbesh-travel-000182.json").read_text())
+    image = load_image(SAMPLE / "sheshbesh-travel-000182.jpg")
+    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    shesh_besh = for_variant(calibration, "sheshbesh")
+    assert isinstance(shesh_besh, FieldCalibration)
+    assert shesh_besh.standing == SHESH_BESH_STACKS
+    assert _seen(read_field(image, shesh_besh)) == _visible(labels)
+    backgammon = for_variant(shesh_besh, "backgammon")
+    assert isinstance(backgammon, FieldCalibration) and not backgammon.standing
