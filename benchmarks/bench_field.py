@@ -7,7 +7,8 @@ the labels. Dice: the frames whose flat dice all read right and nothing more is 
 die (pips as a multiset; a frame without dice must read none; a cocked die read as flat is extra). Frames with a hand over the field must read as occluded; their checkers are not
 scored. Cube: the frames (no hand over the field) whose cube reads with the labelled face and place,
 or as none when there is none (:func:`vision.cube.read_field_cube`, called by ``read_field``).
-Locations scored: the 24 points and the bar (the trays lie outside the field and are
+Shesh Besh frames (labels with ``"variant": "sheshbesh"``) are calibrated for that game and
+scored as the camera sees them: a stack standing on a point is one checker. Locations scored: the 24 points and the bar (the trays lie outside the field and are
 inferred, so they are not a reading). "served" counts them as the referee gets them: a frame
 without a hand that is read as occluded, or whose calibration is refused, gives the referee none
 of its locations, so they all count as wrong there.
@@ -58,6 +59,7 @@ from vision.field_board import (
     calibrate_field,
     load_calibration,
     read_field,
+    standing_for,
 )
 from vision.images import Image, load_image
 
@@ -65,8 +67,15 @@ SCORED = (*POINT_LOCATIONS, "bar")
 _N = TypeVar("_N", int, float)
 
 
-def _truth(labels: dict[str, dict[str, int]]) -> dict[str, tuple[int, int]]:
+def _truth(
+    labels: dict[str, dict[str, int]], standing: dict[str, int] | None = None
+) -> dict[str, tuple[int, int]]:
+    """(White, Black) per point and on the bar as the camera sees them: a stack standing on a
+    point (Shesh Besh; ``standing`` says how many checkers stand in it) is one checker."""
     truth = {p: (labels[p]["white"], labels[p]["black"]) for p in POINT_LOCATIONS}
+    for point, many in (standing or {}).items():
+        white, black = truth[point]
+        truth[point] = (white - many + 1, black) if white else (white, black - many + 1)
     truth["bar"] = (labels["bar-white"]["white"], labels["bar-black"]["black"])
     return truth
 
@@ -144,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
                 corners = _clicked(corners, args.corner_error, clicks)
             row["frames"] += 1
             try:
-                calibration = calibrate_field(image, corners)
+                standing = standing_for(labels.get("variant", "backgammon"))
+                calibration = calibrate_field(image, corners, standing=standing)
             except VisionError as error:
                 row["refused"] += 1
                 row["served_locations"] += 0 if labels.get("occluded") else len(SCORED)
@@ -190,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
             if observation.state == "occluded" and shown < args.show:
                 print(f"{label_file.name}: read as a hand over the field, with none there")
                 shown += 1
-            truth = _truth(labels["locations"])
+            truth = _truth(labels["locations"], labels.get("standing"))
             seen = {
                 p: (observation.count(p, "white"), observation.count(p, "black"))
                 for p in POINT_LOCATIONS

@@ -21,13 +21,15 @@ does not show of each side's fifteen (with a confidence that says they were not 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol
 
 import cv2
@@ -84,8 +86,9 @@ class FieldCalibration:
     reference: Image | None = None  # the rectified calibration frame, for a person to look at
     method: str = METHOD
     empty: EmptyBoard | None = None  # the field without checkers, for telling hands apart
-    #: the points where a stack may stand at the base (Shesh Besh: :data:`SHESH_BESH_STACKS`)
-    standing: frozenset[str] = frozenset()
+    #: the points where a stack may stand at the base, each with the side whose point it is and
+    #: whose checkers alone stand and lie there (Shesh Besh: :data:`SHESH_BESH_STACKS`)
+    standing: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -104,7 +107,7 @@ class FieldCalibration:
             "reference": None if self.reference is None else encode_reference(self.reference),
         }
         if self.standing:
-            data["standing"] = sorted(self.standing, key=POINT_LOCATIONS.index)
+            data["standing"] = {p: self.standing[p] for p in POINT_LOCATIONS if p in self.standing}
         return data
 
     def to_json(self) -> str:
@@ -136,12 +139,14 @@ class FieldCalibration:
                 raise CalibrationError(
                     f"malformed empty board in calibration: {error!r}"
                 ) from error
-        standing = data.get("standing", [])
-        if not isinstance(standing, list) or not all(
-            isinstance(point, str) and point in POINT_LOCATIONS for point in standing
+        standing = data.get("standing", {})
+        if not isinstance(standing, Mapping) or not all(
+            point in POINT_LOCATIONS and side in ("white", "black")
+            for point, side in standing.items()
         ):
             raise CalibrationError(
-                f"field calibration's 'standing' is a list of points p1..p24, not {standing!r}"
+                "field calibration's 'standing' gives points p1..p24 each a side, white or "
+                f"black, not {standing!r}"
             )
         return cls(
             Field.from_dict(data["field"]),
@@ -149,7 +154,7 @@ class FieldCalibration:
             reference,
             str(data.get("method", METHOD)),
             empty,
-            frozenset(standing),
+            dict(standing),
         )
 
 
@@ -188,9 +193,9 @@ def for_variant(
     return replace(calibration, standing=standing_for(variant))
 
 
-def standing_for(variant: str) -> frozenset[str]:
-    """The points where a stack may stand in a game of ``variant``."""
-    return SHESH_BESH_STACKS if variant == "sheshbesh" else frozenset()
+def standing_for(variant: str) -> Mapping[str, str]:
+    """The points where a stack may stand in a game of ``variant``, with their sides."""
+    return SHESH_BESH_STACKS if variant == "sheshbesh" else {}
 
 
 def calibrate_field(
@@ -199,15 +204,17 @@ def calibrate_field(
     *,
     swap: bool = False,
     settings: RingSettings | None = None,
-    standing: frozenset[str] = frozenset(),
+    standing: Mapping[str, str] | None = None,
 ) -> FieldCalibration:
     """Measure the field from its corners and learn both checker sets from any position on it.
 
-    ``swap`` makes the darker set White. The bases of the points in ``standing`` (where Shesh
-    Besh's stacks may stand) are left out of the bare board's picture. Raises :class:`CalibrationError` naming what is wrong
+    ``swap`` makes the darker set White. ``standing``: the points where a stack may stand, with
+    their sides (:attr:`FieldCalibration.standing`); their bases are left out of the bare board's
+    picture. Raises :class:`CalibrationError` naming what is wrong
     (corners that make no sense, fewer than two checker sets on the field).
     """
     image = check_image(image)
+    standing = dict(standing or {})
     field = locate_field(image, corners)
     if settings is not None:
         return _calibrate(image, field, swap, settings, standing)
@@ -241,7 +248,7 @@ def _calibrate(
     field: Field,
     swap: bool,
     settings: RingSettings,
-    standing: frozenset[str] = frozenset(),
+    standing: Mapping[str, str],
 ) -> FieldCalibration:
     geometry = _fit_shape(image, field, settings)
     top = geometry.rectify(image)
@@ -261,7 +268,7 @@ def _calibrate(
     return FieldCalibration(geometry, colours, top, empty=empty, standing=standing)
 
 
-def _stack_bases(geometry: Field, standing: frozenset[str]) -> list[_Disc]:
+def _stack_bases(geometry: Field, standing: Iterable[str]) -> list[_Disc]:
     """The bases of the points in ``standing``, where a stack may stand, as discs."""
     radius = geometry.radius
     return [
@@ -521,6 +528,11 @@ def foreign_area(strange: npt.NDArray[np.bool_], geometry: Field, settings: Ring
     # a column's sides (where the points' edges and the bar's lie, a pixel off from one frame or
     # board to the next) say nothing of hands
     strange[:, :, 0] = strange[:, :, -1] = False
+    # nor does a point's edge drawn a little off the column's (a board's points are not all
+    # alike): a line of strange cells one or two wide down the column; a hand is wider
+    for index in range(len(strange)):
+        column = strange[index].astype(np.uint8)
+        strange[index] = cv2.morphologyEx(column, cv2.MORPH_OPEN, np.ones((1, 3), np.uint8)) > 0
     # lay the thirteen columns side by side (the bar in the middle) so a patch spans them
     order = [*range(6), 12, *range(6, 12)]
     side_by_side = np.concatenate([strange[i] for i in order], axis=1).astype(np.uint8)
@@ -994,8 +1006,11 @@ def _voucher(
     return vouch
 
 
-#: Arabic Shesh Besh's stacks stand on each side's points 1 to 6
-SHESH_BESH_STACKS = frozenset(f"p{n}" for n in (*range(1, 7), *range(19, 25)))
+#: Arabic Shesh Besh's stacks stand on each side's points 1 to 6 (White's p1..p6, Black's
+#: p24..p19), and its checkers never leave them: a point there holds its side's checkers only
+SHESH_BESH_STACKS: Mapping[str, str] = MappingProxyType(
+    {f"p{n}": "white" for n in range(1, 7)} | {f"p{n}": "black" for n in range(19, 25)}
+)
 #: a stack stands at a point's base where this share of the base shows one checker set's colour
 STACK_SHARE = 0.35
 
@@ -1094,10 +1109,27 @@ def _observation(
     units = [(location, row, sum(map(say, row))) for location, row in rows.items() if row]
     units += [("bar", [c], say(c)) for c in bar]
     unlike = _unlike_their_set(every, [colour_of[id(c)][0] for c in every])
+    # a point that only its own side's checkers ever reach (Shesh Besh's home points) is that
+    # side's, whatever its checkers' colour looks like (a glossy top, a stack's dark edges)
+    owners = calibration.standing
+    units = [
+        (
+            location,
+            row,
+            math.copysign(max(abs(vote), 1.0), 1 if owners[location] == "white" else -1),
+        )
+        if location in owners
+        else (location, row, vote)
+        for location, row, vote in units
+    ]
     flipped = _fifteen_a_side(
         [
-            (len(row), vote, float(np.median([unlike[id(c)] for c in row])))
-            for _location, row, vote in units
+            (
+                len(row),
+                vote,
+                0.0 if location in owners else float(np.median([unlike[id(c)] for c in row])),
+            )
+            for location, row, vote in units
         ]
     )
     white_of: dict[int, bool] = {}  # id of each checker -> counted as White
@@ -1123,7 +1155,8 @@ def _observation(
             ring_confidence(ring, settings.present),
             1 - ring_confidence(evidence.rejected.get(location, 0.0), settings.present),
         )
-        confidence = min(presence, min([sure_of(c) for c in row] or [1.0]))
+        colour_sure = 1.0 if location in owners else min([sure_of(c) for c in row] or [1.0])
+        confidence = min(presence, colour_sure)
         counts[location] = LocationCount(white, black, confidence, confidence)
     bar_white = sum(1 for c in bar if white_of[id(c)])
     bar_black = len(bar) - bar_white

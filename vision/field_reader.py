@@ -13,7 +13,7 @@ re-fitted on every frame so a change of light does not swap them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -391,14 +391,15 @@ def find_checkers(
     geometry: Field,
     settings: RingSettings | None = None,
     vouch: Vouch | None = None,
-    standing: frozenset[str] = frozenset(),
+    standing: Collection[str] = (),
     stand: Stand | None = None,
 ) -> FieldEvidence:
     """Every checker seen on the points and the bar of a rectified field (``geometry.rectify``).
 
     ``vouch`` (see :func:`_row`) lets a checker whose rim barely shows be taken by its colour.
-    On the points in ``standing``, ``stand`` tells the colour of a stack standing at the base
-    (Shesh Besh, :func:`_stack`), which counts as one checker (a stack seen from above).
+    Where ``standing`` names points (Shesh Besh), the game's checkers never leave them: only
+    they are read, and on them ``stand`` tells the colour of a stack standing at the base
+    (:func:`_stack`), which counts as one checker (as a stack seen from above).
     """
     settings = settings or RingSettings()
     gradients = Gradients(top)
@@ -407,73 +408,33 @@ def find_checkers(
     pitch = geometry.pitch or 2 * radius
     middle = geometry.height / 2
     for location in POINT_LOCATIONS:
+        if standing and location not in standing:
+            evidence.checkers[location] = []  # no checker of this game ever lies there
+            continue
         left, right, base, direction = geometry.column(location)
         limit = middle + direction * 0.6 * radius
         row, refused = _row(
             gradients, (left + right) / 2, base, direction, radius, limit, settings, pitch, vouch
         )
-        if stand is not None and location in standing:
-            row, refused = _stack(
-                gradients,
-                (left + right) / 2,
-                base,
-                direction,
-                radius,
-                limit,
-                settings,
-                pitch,
-                vouch,
-                stand,
-                row,
-                refused,
-            )
+        if stand is not None and location in standing and not row:
+            row = _stack((left + right) / 2, base, direction, radius, stand)
         evidence.checkers[location] = row
         evidence.rejected[location] = refused
     evidence.pitch = pitch
-    evidence.checkers["bar"] = _bar_checkers(gradients, geometry, settings)
+    evidence.checkers["bar"] = [] if standing else _bar_checkers(gradients, geometry, settings)
     return evidence
 
 
-#: a Shesh Besh stack (checkers stood on edge face to face, or piled into a tower) fills a
-#: point's base this deep (radii); the checkers laid down beside it lie beyond
-STACK_DEPTH = 1.6
-
-
 def _stack(
-    gradients: Gradients,
-    centre_x: float,
-    base: float,
-    direction: int,
-    radius: float,
-    limit: float,
-    settings: RingSettings,
-    pitch: float,
-    vouch: Vouch | None,
-    stand: Stand,
-    row: list[Checker],
-    refused: float,
-) -> tuple[list[Checker], float]:
-    """``row`` with the stack standing at the point's base in front of it, and the checkers laid
-    down beyond the stack; ``row`` as it is where no stack stands (or a checker lies at the base:
-    a tower seen from above is that checker)."""
-    if row and abs(row[0].y - base) <= 1.5 * radius:
-        return row, refused
+    centre_x: float, base: float, direction: int, radius: float, stand: Stand
+) -> list[Checker]:
+    """The stack standing at a point's base where no checker rings on the point (a stack stood
+    on edge shows no round rim; a tower, or a stack beside the checkers laid down from it, rings
+    as the row's first checker), as one checker; none where no stack stands."""
     colour = stand(centre_x, base, direction, radius)
     if colour is None:
-        return row, refused
-    stack = Checker(centre_x, base + direction * 0.8 * radius, radius, 0.0, colour)
-    after, refused = _row(
-        gradients,
-        centre_x,
-        base + direction * 0.5 * STACK_DEPTH * radius,
-        direction,
-        radius,
-        limit,
-        settings,
-        pitch,
-        vouch,
-    )
-    return [stack, *after], refused
+        return []
+    return [Checker(centre_x, base + direction * 0.8 * radius, radius, 0.0, colour)]
 
 
 def _bar_checkers(gradients: Gradients, geometry: Field, settings: RingSettings) -> list[Checker]:

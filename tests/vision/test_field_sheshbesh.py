@@ -1,6 +1,7 @@
 """Arabic Shesh Besh on any board from its field's corners: a stack standing on a point counts
 as one checker (as the camera sees it, and as the referee compares it), the checkers laid down
-beside it count one each, and a stack is no hand over the field.
+beside it count one each, a stack is no hand over the field, and each side's home points hold
+its own checkers only (none ever leaves them).
 
 The frames are the committed photoreal Shesh Besh sample (tests/data/photoreal-sheshbesh), whose
 labels say how many of each point's checkers stand in its stack.
@@ -9,6 +10,7 @@ labels say how many of each point's checkers stand in its stack.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +51,7 @@ def _seen(observation: Observation) -> dict[str, tuple[int, int]]:
     }
 
 
-def _read(stem: str, standing: frozenset[str]) -> tuple[dict[str, Any], Observation]:
+def _read(stem: str, standing: Mapping[str, str]) -> tuple[dict[str, Any], Observation]:
     labels = json.loads((SAMPLE / f"{stem}.json").read_text())
     image = load_image(SAMPLE / f"{stem}.jpg")
     corners = [tuple(c) for c in labels["field_corners"]]
@@ -68,7 +70,7 @@ def test_stacks_standing_on_edge_count_one_checker_each() -> None:
 def test_without_the_variant_the_stacks_are_not_read() -> None:
     # the same frame calibrated for backgammon: a stack on edge is no round checker, and the
     # strange shapes at the bases are taken for a hand
-    labels, observation = _read("sheshbesh-travel-000182", frozenset())
+    labels, observation = _read("sheshbesh-travel-000182", {})
     assert observation.state == "occluded" or _seen(observation) != _visible(labels)
 
 
@@ -80,6 +82,17 @@ def test_the_checkers_laid_down_beside_a_stack_are_counted_beyond_it() -> None:
     assert labels["standing"]["p6"] == 2 and labels["locations"]["p6"]["white"] == 3
     for point in ("p1", "p3", "p6"):
         assert seen[point] == visible[point], point
+
+
+def test_a_home_point_holds_its_own_sides_checkers() -> None:
+    # towers of three and two of Black's green checkers on p20 and p22, under an overhead light:
+    # their glossy tops look as light as White's; on Black's home points they are Black's
+    labels, observation = _read("sheshbesh-tournament-leather-000051", SHESH_BESH_STACKS)
+    seen, visible = _seen(observation), _visible(labels)
+    assert labels["standing"]["p20"] == 3 and labels["standing"]["p22"] == 2
+    for point in ("p20", "p22"):
+        assert seen[point] == visible[point] == (0, 1), point
+    assert all(seen[point] == (0, 0) for point in POINT_LOCATIONS if point not in SHESH_BESH_STACKS)
 
 
 def test_the_points_where_stacks_stand_are_kept_with_the_calibration(tmp_path: Path) -> None:
@@ -94,7 +107,7 @@ def test_the_points_where_stacks_stand_are_kept_with_the_calibration(tmp_path: P
     assert loaded.standing == SHESH_BESH_STACKS
     assert _seen(read_field(image, loaded)) == _visible(labels)
     data = json.loads(path.read_text())
-    data["standing"] = ["p1", "p25"]
+    data["standing"] = {"p1": "white", "p25": "black"}
     path.write_text(json.dumps(data))
     with pytest.raises(CalibrationError, match="p25"):
         load_calibration(path)
@@ -109,7 +122,7 @@ def test_calibrate_for_shesh_besh_on_the_command_line(
     out = tmp_path / "cal.json"
     argv = ["calibrate", str(SAMPLE / f"{stem}.jpg"), "--field-corners", corners]
     assert main([*argv, "--variant", "sheshbesh", "--out", str(out)]) == 0
-    assert set(json.loads(out.read_text())["standing"]) == SHESH_BESH_STACKS
+    assert json.loads(out.read_text())["standing"] == dict(SHESH_BESH_STACKS)
     capsys.readouterr()
     assert main(["read", str(SAMPLE / f"{stem}.jpg"), "--calibration", str(out)]) == 0
     reading = json.loads(capsys.readouterr().out)
