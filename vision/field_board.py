@@ -1011,36 +1011,37 @@ def _voucher(
 SHESH_BESH_STACKS: Mapping[str, str] = MappingProxyType(
     {f"p{n}": "white" for n in range(1, 7)} | {f"p{n}": "black" for n in range(19, 25)}
 )
-#: a stack stands at a point's base where this share of the base shows one checker set's colour
+#: a side's stack stands at a point's base where this share of the base shows the side's colour
 STACK_SHARE = 0.35
 
 
 def _stacker(top: Image, calibration: FieldCalibration) -> Stand:
-    """Which checker set stands in a stack at a point's base (see :data:`STACK_SHARE`): the
-    base's pixels nearer a set's colour than the bare board's there, and unlike the bare board."""
+    """Whether a side's stack stands at a point's base (see :data:`STACK_SHARE`): the base's
+    pixels nearer that side's colour than the other side's and the bare board's there, and unlike
+    the bare board (on a point of the side's own colour, the stack's edges and shading)."""
     lab = cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float64)
-    sets = np.array([calibration.colours.white, calibration.colours.black])
+    sets = {
+        "white": np.array(calibration.colours.white),
+        "black": np.array(calibration.colours.black),
+    }
     field, empty = calibration.field, calibration.empty
 
     def stand(
-        centre_x: float, base: float, direction: int, radius: float
+        centre_x: float, base: float, direction: int, radius: float, side: str
     ) -> tuple[float, float, float] | None:
         near, far = sorted((base + direction * 0.1 * radius, base + direction * 1.5 * radius))
         rows = slice(max(0, round(near)), max(0, round(far)))
         columns = slice(max(0, round(centre_x - 0.7 * radius)), round(centre_x + 0.7 * radius))
         patch = lab[rows, columns].reshape(-1, 3)
         board = None if empty is None else empty.colour_at(field, centre_x, (near + far) / 2)
+        own, other = sets[side], sets["black" if side == "white" else "white"]
         if not len(patch) or board is None:
             return None
-        to_sets = _distance(patch[:, None, :], sets[None, :, :])
-        to_board = _distance(patch, board)
-        nearest = to_sets.argmin(axis=1)
-        like = (to_sets.min(axis=1) < to_board) & (to_board > BOARD_LIKE)
-        shares = [float(np.mean(like & (nearest == side))) for side in (0, 1)]
-        side = int(np.argmax(shares))
-        if shares[side] < STACK_SHARE:
+        to_own, to_board = _distance(patch, own), _distance(patch, board)
+        like = (to_own < to_board) & (to_own < _distance(patch, other)) & (to_board > BOARD_LIKE)
+        if float(np.mean(like)) < STACK_SHARE:
             return None
-        lightness, a, b = np.median(patch[like & (nearest == side)], axis=0)
+        lightness, a, b = np.median(patch[like], axis=0)
         return float(lightness), float(a), float(b)
 
     return stand

@@ -13,7 +13,7 @@ re-fitted on every frame so a change of light does not swap them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -216,9 +216,9 @@ def _best(
 #: says whether the disc at (x, y) of radius r looks like a checker rather than the board there;
 #: None where the board there has a checker set's own colour (colour cannot tell)
 Vouch = Callable[[float, float, float], bool | None]
-#: the colour (Lab) of a checker set standing in a stack at a point's base (centre x, base,
-#: direction, radius), or None where no stack stands
-Stand = Callable[[float, float, int, float], tuple[float, float, float] | None]
+#: the colour (Lab) of a side's stack standing at a point's base (centre x, base, direction,
+#: radius, the side: "white" or "black"), or None where none is seen
+Stand = Callable[[float, float, int, float, str], tuple[float, float, float] | None]
 
 
 def _row(
@@ -391,16 +391,18 @@ def find_checkers(
     geometry: Field,
     settings: RingSettings | None = None,
     vouch: Vouch | None = None,
-    standing: Collection[str] = (),
+    standing: Mapping[str, str] | None = None,
     stand: Stand | None = None,
 ) -> FieldEvidence:
     """Every checker seen on the points and the bar of a rectified field (``geometry.rectify``).
 
     ``vouch`` (see :func:`_row`) lets a checker whose rim barely shows be taken by its colour.
-    Where ``standing`` names points (Shesh Besh), the game's checkers never leave them: only
-    they are read, and on them ``stand`` tells the colour of a stack standing at the base
-    (:func:`_stack`), which counts as one checker (as a stack seen from above).
+    Where ``standing`` names points, each with its side (Shesh Besh), the game's checkers never
+    leave them: only they are read, and on them ``stand`` tells the colour of the side's stack
+    standing at the base (:func:`_stack`), which counts as one checker (as a stack seen from
+    above).
     """
+    standing = standing or {}
     settings = settings or RingSettings()
     gradients = Gradients(top)
     evidence = FieldEvidence()
@@ -417,7 +419,7 @@ def find_checkers(
             gradients, (left + right) / 2, base, direction, radius, limit, settings, pitch, vouch
         )
         if stand is not None and location in standing and not row:
-            row = _stack((left + right) / 2, base, direction, radius, stand)
+            row = _stack((left + right) / 2, base, direction, radius, stand, standing[location])
         evidence.checkers[location] = row
         evidence.rejected[location] = refused
     evidence.pitch = pitch
@@ -426,12 +428,12 @@ def find_checkers(
 
 
 def _stack(
-    centre_x: float, base: float, direction: int, radius: float, stand: Stand
+    centre_x: float, base: float, direction: int, radius: float, stand: Stand, side: str
 ) -> list[Checker]:
     """The stack standing at a point's base where no checker rings on the point (a stack stood
     on edge shows no round rim; a tower, or a stack beside the checkers laid down from it, rings
     as the row's first checker), as one checker; none where no stack stands."""
-    colour = stand(centre_x, base, direction, radius)
+    colour = stand(centre_x, base, direction, radius, side)
     if colour is None:
         return []
     return [Checker(centre_x, base + direction * 0.8 * radius, radius, 0.0, colour)]
