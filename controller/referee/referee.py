@@ -88,7 +88,7 @@ from controller.referee.messages import (
 from controller.referee.reading import Board, Mismatch, raw_counts, read_board
 from controller.referee.state import GameState
 from controller.referee.turn import TurnPlays, board_of
-from controller.referee.variants import Counts, Outcome, differing
+from controller.referee.variants import Counts, Outcome, differing, trays_from_points
 from controller.rules.position import Position
 from sheshbesh.events import (
     BoardMismatch,
@@ -546,10 +546,14 @@ class Referee:
         """A variant with one outcome a roll: the board must show exactly it.
 
         Standing stacks look like one checker from above, so the camera's counts are compared with
-        what the variant says is visible, never checked for fifteen a side.
+        what the variant says is visible, never checked for fifteen a side; nor can a camera that
+        sees only the playing field tell the trays from fifteen a side (``off_inferred``): they
+        are counted from the points (:func:`trays_from_points`).
         """
-        seen = raw_counts(observation)
         current = self.state.rules.visible(self.game)
+        seen = raw_counts(observation)
+        if observation.extra.get("off_inferred"):
+            seen = trays_from_points(seen, current)
         if cocked:
             self._tell("info", "A die is cocked: roll again")
             return

@@ -254,6 +254,24 @@ def sheshbesh_counts(game: SheshBeshGame) -> Counts:
     return counts
 
 
+def trays_from_points(seen: Counts, current: Counts) -> Counts:
+    """``seen`` with its trays counted from its points, for a game whose checkers leave a point
+    only for their side's tray (Shesh Besh): each checker fewer on a side's points than
+    ``current`` (the board as it stands) shows went to that side's tray. For a camera that sees
+    the points but not the trays, and cannot count them from fifteen a side (stacks hide
+    checkers)."""
+    out = dict(seen)
+    for side, tray in enumerate(_TRAYS):
+        gone = sum(
+            max(0, current.get(name, (0, 0))[side] - seen.get(name, (0, 0))[side])
+            for name in LOCATIONS
+            if name not in _TRAYS
+        )
+        off = current.get(tray, (0, 0))[side] + gone
+        out[tray] = (off, 0) if side == 0 else (0, off)
+    return out
+
+
 def differing(
     seen: Mapping[str, tuple[int, int]], wanted: Mapping[str, tuple[int, int]]
 ) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+from dataclasses import replace
 
 from referee_testkit import observe, of_type, run
 
@@ -12,6 +13,7 @@ from controller.referee.fold import RefereeState, fold
 from controller.referee.variants import sheshbesh_counts
 from controller.rules import Dice, Position
 from controller.rules.sheshbesh import SheshBeshGame
+from sheshbesh.observation import LocationCount
 
 SETTINGS = MatchSettings(("Alice", "Bob"), length=3, variant="sheshbesh", match_id="doublets")
 
@@ -132,3 +134,35 @@ def test_folding_the_log_gives_the_state_living_the_game_gave() -> None:
             live.pop(transient)
         assert rebuilt == live
     assert [e.type for e in events][-2:] == ["illegal_play", "play"]
+
+
+def _field_only(seen: ObservationSeen) -> ObservationSeen:
+    """``seen`` as a camera that sees only the playing field reports it: each tray is what the
+    points do not show of the side's fifteen (stacks hide checkers, so that is not what is off)."""
+    observation = seen.observation
+    locations = dict(observation.locations)
+    for tray, side in (("off-white", 0), ("off-black", 1)):
+        shown = sum(
+            (count.white, count.black)[side]
+            for name, count in locations.items()
+            if not name.startswith("off-")
+        )
+        off = 15 - shown
+        locations[tray] = LocationCount(*((off, 0) if side == 0 else (0, off)), 0.5, 0.5)
+    extra = {**observation.extra, "off_inferred": True}
+    return ObservationSeen(replace(observation, locations=locations, extra=extra))
+
+
+def test_a_camera_that_sees_only_the_field_follows_whole_games() -> None:
+    # the field reader cannot count the trays (standing stacks hide checkers): the referee
+    # counts them from the points, each checker gone from a point having been borne off
+    for seed in (4, 5):
+        inputs, end, rolls = whole_game(seed)
+        field_inputs = [_field_only(i) if isinstance(i, ObservationSeen) else i for i in inputs]
+        referee = Referee(clock=lambda: 0.0)
+        events = run(referee, [NewMatch(SETTINGS), *field_inputs])
+        assert len(list(of_type(events, "play"))) == rolls
+        assert not list(of_type(events, "illegal_play", "board_mismatch"))
+        won = next(of_type(events, "game_won")).data
+        assert end.result is not None
+        assert (won["winner"], won["points"]) == (end.result.winner, end.result.kind)
