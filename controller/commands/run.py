@@ -220,20 +220,25 @@ def _referee(
         raise TableError(f"cannot resume from {database}: {error}") from error
     if config.analysis.enabled:
         live.open_analyst(config.analysis.level)
+    from vision.field_board import FieldCalibration, for_variant
+
+    # the match played decides whether stacks stand on the points (Shesh Besh)
+    calibration = for_variant(calibration, runner.referee.snapshot()["match"]["variant"])
     capture = None
     if args.capture:
         from controller.table.capture import DatasetCapture
 
         try:
             capture = DatasetCapture(args.capture)
-            # the calibration goes with the frames, so the folder can be read again as it was
-            shutil.copyfile(calibration_path, Path(args.capture) / "calibration.json")
+            # the calibration goes with the frames, as it reads them, so the folder can be read
+            # again as it was
+            kept = Path(args.capture) / "calibration.json"
+            if isinstance(calibration, FieldCalibration):
+                calibration.save(kept)
+            else:
+                shutil.copyfile(calibration_path, kept)
         except OSError as error:
             raise TableError(f"--capture {args.capture!r}: {error}") from error
-    from vision.field_board import for_variant
-
-    # the match played decides whether stacks stand on the points (Shesh Besh)
-    calibration = for_variant(calibration, runner.referee.snapshot()["match"]["variant"])
     table = live.open_table(VisionReader(calibration, config.vision.settle_seconds), capture)
     if panel_wanted:
         from controller.table.controls import LiveControls

@@ -1040,6 +1040,11 @@ class Referee:
         """The lights the board should show now (:func:`.views.scene`)."""
         return views.scene(self.state, self._message, self._last_board, self._turn)
 
+    def visible_counts(self) -> dict[str, tuple[int, int]]:
+        """What the camera should see of the board as it stands, location by location (a Shesh
+        Besh stack standing on a point as one checker)."""
+        return dict(self.state.rules.visible(self.game))
+
     def snapshot(self) -> PanelSnapshot:
         """The panel's whole picture, as plain JSON values (:func:`.views.snapshot`)."""
         now = float(self.clock()) if self.state.timer is not None else None

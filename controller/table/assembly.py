@@ -35,7 +35,7 @@ from controller.referee import ButtonPressed, ClockSettings
 from controller.table.health import Health, leds_health
 from controller.table.panel import StatusPanel, serve_panel
 from controller.table.runner import Runner
-from controller.table.table import BoardReader, Image, Table, progress_line
+from controller.table.table import BoardReader, Capture, Table, progress_line
 from sheshbesh.closing import Closing
 from sheshbesh.errors import SheshbeshError
 
@@ -247,7 +247,7 @@ class LiveTable(Closing):
     def open_table(
         self,
         reader: BoardReader,
-        capture: Callable[[Image, list[Event], Mapping[str, Any]], None] | None = None,
+        capture: Capture | None = None,
     ) -> Table:
         """The table that takes each frame through ``reader`` to the runner."""
         runner = self._opened(self.runner, "the runner")

@@ -10,9 +10,17 @@ from controller.table.table import Image
 from sheshbesh.observation import CubeReading, LocationCount, Observation
 
 
-def committed_observation(snapshot: Mapping[str, Any], time: float = 0.0) -> Observation:
-    """What the referee holds true now (checkers, cube; no dice), as an Observation: a label."""
-    position = snapshot.get("position") or {}
+def committed_observation(
+    snapshot: Mapping[str, Any],
+    time: float = 0.0,
+    seen: Mapping[str, tuple[int, int]] | None = None,
+) -> Observation:
+    """What the referee holds true now (checkers, cube; no dice), as an Observation: a label.
+
+    ``seen``: the checkers as the camera should see them (:meth:`Referee.visible_counts`: a Shesh
+    Besh stack standing on a point is one checker); without it, the position's counts.
+    """
+    position = seen if seen is not None else snapshot.get("position") or {}
     locations = {
         name: LocationCount(int(counts[0]), int(counts[1])) for name, counts in position.items()
     }
@@ -37,6 +45,12 @@ class DatasetCapture:
         self.writer = DatasetWriter(folder)
         self.saved = 0
 
-    def __call__(self, image: Image, events: list[Event], snapshot: Mapping[str, Any]) -> None:
-        self.writer.save(image, committed_observation(snapshot))
+    def __call__(
+        self,
+        image: Image,
+        events: list[Event],
+        snapshot: Mapping[str, Any],
+        seen: Mapping[str, tuple[int, int]] | None = None,
+    ) -> None:
+        self.writer.save(image, committed_observation(snapshot, seen=seen))
         self.saved += 1

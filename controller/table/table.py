@@ -54,6 +54,11 @@ def same_reading(a: Observation, b: Observation) -> bool:
     )
 
 
+#: saves a frame on which a play was committed (``run --capture``): the frame, the events, the
+#: referee's snapshot and the checkers as the camera should see them
+Capture = Callable[[Image, list[Event], Mapping[str, Any], Mapping[str, tuple[int, int]]], None]
+
+
 @dataclass
 class TableStatus:
     """What the table knows of its own health, for the panel's status line."""
@@ -77,7 +82,7 @@ class Table:
         reader: BoardReader,
         runner: Runner,
         on_event: Callable[[Event], None] | None = None,
-        capture: Callable[[Image, list[Event], Mapping[str, Any]], None] | None = None,
+        capture: Capture | None = None,
     ) -> None:
         self.reader = reader
         self.runner = runner
@@ -104,7 +109,8 @@ class Table:
             for event in events:
                 self.on_event(event)
         if self.capture is not None and any(event.type == "play" for event in events):
-            self.capture(image, events, self.runner.referee.snapshot())
+            referee = self.runner.referee
+            self.capture(image, events, referee.snapshot(), referee.visible_counts())
         return events
 
 

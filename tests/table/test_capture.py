@@ -10,6 +10,8 @@ import numpy as np
 from controller.record.matfile import read_mat
 from controller.record.store import Record
 from controller.referee import MatchSettings, NewMatch
+from controller.referee.variants import sheshbesh_counts
+from controller.rules.sheshbesh import SheshBeshGame
 from controller.sim.director import FAST_TIMING, direct_match
 from controller.table.capture import DatasetCapture
 from controller.table.runner import Runner
@@ -64,3 +66,20 @@ def test_each_committed_play_saves_a_labelled_frame(tmp_path: Path) -> None:
         assert label.dice == ()
         assert label.cube is not None and truth.cube is not None
         assert (label.cube.value, label.cube.place) == (truth.cube.value, truth.cube.place)
+
+
+def test_a_shesh_besh_frame_is_labelled_as_the_camera_sees_it(tmp_path: Path) -> None:
+    # a Shesh Besh stack standing on a point looks like one checker: the label says so, where
+    # the position the referee holds counts every checker of the stack
+    runner = Runner.resume(Record(":memory:"), clock=lambda: 0.0)
+    settings = MatchSettings(players=("A", "B"), length=3, variant="sheshbesh", match_id="s")
+    runner.feed(NewMatch(settings))
+    referee = runner.referee
+    seen = referee.visible_counts()
+    assert seen == sheshbesh_counts(SheshBeshGame.initial(0))
+    capture = DatasetCapture(str(tmp_path / "set"))
+    capture(np.zeros((24, 32, 3), np.uint8), [], referee.snapshot(), seen)
+    ((_path, _image, label),) = list(load_dataset(tmp_path / "set"))
+    assert label.count("p6", "white") == 1 and label.count("p19", "black") == 1
+    for name, (white, black) in seen.items():
+        assert (label.count(name, "white"), label.count(name, "black")) == (white, black), name
