@@ -32,11 +32,14 @@ from vision.images import load_image
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "photoreal-sheshbesh"
 #: 51 frames the Shesh Besh rules were chosen on (development figures): 1016 of 1032 points
-#: exact, 7 of 8 hands refused, 1 of 43 boards without a hand taken for one when this was set
+#: exact, 7 of 8 hands refused, 1 of 43 boards without a hand taken for one
 SET2 = SAMPLE.with_name("photoreal-sheshbesh2")
-POINTS_FLOOR = 0.97
-HANDS_FLOOR = 6
-FALSE_HANDS_CEILING = 2
+#: 40 frames rendered while those rules were chosen and read once after: 812 of 840 points, 5 of
+#: 5 hands, 3 of 35 boards taken for a hand
+SET3 = SAMPLE.with_name("photoreal-sheshbesh3")
+#: per set: (frames without a hand, hands, least share of points exact, least hands refused,
+#: most boards taken for a hand)
+FLOORS = {SET2: (43, 8, 0.97, 6, 2), SET3: (35, 5, 0.95, 4, 4)}
 
 
 def _visible(labels: dict[str, Any]) -> dict[str, tuple[int, int]]:
@@ -154,9 +157,11 @@ def test_the_match_played_decides_whether_stacks_stand() -> None:
 
 
 @pytest.mark.slow
-def test_shesh_besh_boards_read_as_the_camera_sees_them() -> None:
+@pytest.mark.parametrize("folder", list(FLOORS), ids=lambda folder: folder.name)
+def test_shesh_besh_boards_read_as_the_camera_sees_them(folder: Path) -> None:
+    boards, hands_there, points_floor, hands_floor, false_ceiling = FLOORS[folder]
     exact = scored = hands = hands_refused = false_hands = 0
-    for label_file in sorted(SET2.glob("*.json")):
+    for label_file in sorted(folder.glob("*.json")):
         if label_file.name == "card.json":
             continue
         labels, observation = _read(label_file.with_suffix(""), SHESH_BESH_STACKS)
@@ -168,7 +173,7 @@ def test_shesh_besh_boards_read_as_the_camera_sees_them() -> None:
         seen, visible = _seen(observation), _visible(labels)
         exact += sum(seen[p] == visible[p] for p in POINT_LOCATIONS)
         scored += len(POINT_LOCATIONS)
-    assert scored == 43 * 24 and hands == 8
-    assert exact / scored >= POINTS_FLOOR, (exact, scored)
-    assert hands_refused >= HANDS_FLOOR
-    assert false_hands <= FALSE_HANDS_CEILING
+    assert scored == boards * len(POINT_LOCATIONS) and hands == hands_there
+    assert exact / scored >= points_floor, (exact, scored)
+    assert hands_refused >= hands_floor
+    assert false_hands <= false_ceiling
