@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pytest
 
@@ -44,12 +46,16 @@ def test_calibration_looks_for_the_bar_again_in_the_middle_before_refusing(
     tried: list[tuple[float, float]] = []
 
     def only_a_middle_bar(
-        image: np.ndarray, field: Field, swap: bool, settings: RingSettings
+        image: np.ndarray,
+        field: Field,
+        swap: bool,
+        settings: RingSettings,
+        standing: Mapping[str, str],
     ) -> field_board.FieldCalibration:
         tried.append(field.bar)
         if abs(sum(field.bar) / 2 - field.width / 2) > 0.005 * field.width:
             raise CalibrationError("only 0 checkers found on the field")
-        return real(image, field, swap, settings)
+        return real(image, field, swap, settings, standing)
 
     monkeypatch.setattr(field_board, "_calibrate", only_a_middle_bar)
     monkeypatch.setattr(
