@@ -42,6 +42,9 @@ BAR_RANGE = (0.025, 0.16)
 #: share of its width) a band's claim to be the bar falls by a factor e (corners clicked a little
 #: off true move the middle about that much)
 BAR_CENTRING = 0.02
+#: a bar's middle lies at most this share of the field's width from the field's middle: the two
+#: halves of a board are alike, and corners clicked a few pixels off move it little
+BAR_OFF_MIDDLE = 0.025
 
 
 #: at most this many frame pixels per field pixel are warped; a larger view is shrunk first
@@ -349,8 +352,7 @@ def find_bar(top: Image, centring: float | None = None) -> tuple[float, float]:
     for left in candidates:
         for right in range(left + round(lowest), min(left + round(highest), width - 1)):
             centre = (left + right) / 2
-            # bars sit in the middle; allow a little for corners clicked off true
-            if abs(centre - width / 2) > 0.04 * width:
+            if abs(centre - width / 2) > BAR_OFF_MIDDLE * width:
                 continue
             score = min(profile[left], profile[right]) / floor
             if centring is not None:

@@ -24,10 +24,23 @@ def _board_with_a_shadow_beside_its_bar() -> np.ndarray:
     return top
 
 
-def test_a_shadow_beside_the_bar_is_taken_for_it_unless_the_bar_is_held_to_the_middle() -> None:
+def test_a_shadow_beside_the_bar_misleads_unless_the_bar_is_held_to_the_middle() -> None:
     top = _board_with_a_shadow_beside_its_bar()
-    assert find_bar(top) == pytest.approx((318, 342), abs=2)
+    # the shadow alone lies too far off the middle to be the bar, but its strong edge still
+    # draws the band found towards it
+    assert find_bar(top) != pytest.approx((342, 378), abs=2)
     assert find_bar(top, BAR_CENTRING) == pytest.approx((342, 378), abs=2)
+
+
+def test_a_band_further_off_the_middle_than_a_bar_ever_lies_is_not_the_bar() -> None:
+    # a dark band 18 wide whose middle lies 26 pixels (3.6% of the field) left of the field's,
+    # its edges standing out far more than the true bar's faint ones in the middle
+    top = np.full((500, 720, 3), 150, np.uint8)
+    top[:, 340:380] = (165, 165, 165)  # the bar
+    top[:, 325:343] = (20, 20, 20)  # a dark groove and shadow beside it
+    left, right = find_bar(top)
+    assert abs((left + right) / 2 - 360) <= 0.025 * 720
+    assert (left, right) != pytest.approx((325, 343), abs=2)
 
 
 def test_calibration_looks_for_the_bar_again_in_the_middle_before_refusing(
