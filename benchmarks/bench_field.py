@@ -8,7 +8,8 @@ die (pips as a multiset; a frame without dice must read none; a cocked die read 
 scored. Cube: the frames (no hand over the field) whose cube reads with the labelled face and place,
 or as none when there is none (:func:`vision.cube.read_field_cube`, called by ``read_field``).
 Shesh Besh frames (labels with ``"variant": "sheshbesh"``) are calibrated for that game and
-scored as the camera sees them: a stack standing on a point is one checker. Locations scored: the 24 points and the bar (the trays lie outside the field and are
+scored as the camera sees them: a stack standing on a point is one checker (``--game`` reads
+every frame for one game instead). Locations scored: the 24 points and the bar (the trays lie outside the field and are
 inferred, so they are not a reading). "served" counts them as the referee gets them: a frame
 without a hand that is read as occluded, or whose calibration is refused, gives the referee none
 of its locations, so they all count as wrong there.
@@ -86,6 +87,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=int, default=0, help="print the first N misreads")
     parser.add_argument("--split", choices=["tune", "heldout", "all"], default="all")
     parser.add_argument(
+        "--game",
+        choices=["backgammon", "sheshbesh"],
+        help="calibrate and read every frame for this game (default: the game its label names): "
+        "to see what reading for Shesh Besh changes",
+    )
+    parser.add_argument(
         "--width",
         type=_width,
         default=0,
@@ -153,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
                 corners = _clicked(corners, args.corner_error, clicks)
             row["frames"] += 1
             try:
-                standing = standing_for(labels.get("variant", "backgammon"))
+                standing = standing_for(args.game or labels.get("variant", "backgammon"))
                 calibration = calibrate_field(image, corners, standing=standing)
             except VisionError as error:
                 row["refused"] += 1

@@ -69,3 +69,26 @@ def test_a_folder_that_is_not_there_is_refused_by_name(tmp_path: Path) -> None:
     assert f"{str(missing)!r} is not a folder of labelled frames" in done.stderr
     assert "Traceback" not in done.stderr
     assert done.stdout == ""
+
+
+def test_shesh_besh_frames_are_scored_as_the_camera_sees_them(tmp_path: Path) -> None:
+    # a Shesh Besh frame read exactly for its game (every standing stack one checker); read for
+    # backgammon (--game), its stacks on edge are missed or taken for a hand
+    frame = ROOT / "tests" / "data" / "photoreal-sheshbesh" / "sheshbesh-travel-000182.json"
+    shutil.copy(frame, tmp_path / frame.name)
+    shutil.copy(frame.with_suffix(".jpg"), tmp_path / frame.with_suffix(".jpg").name)
+
+    def scored(*more: str) -> str:
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "benchmarks" / "bench_field.py"), str(tmp_path), *more],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=ROOT,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        return next(line for line in done.stdout.splitlines() if line.startswith("all"))
+
+    assert " 100.0%  25/25 " in scored()
+    assert " 100.0%  25/25 " not in scored("--game", "backgammon")
