@@ -1018,7 +1018,7 @@ STACK_SHARE = 0.35
 def _stacker(top: Image, calibration: FieldCalibration) -> Stand:
     """Whether a side's stack stands at a point's base (see :data:`STACK_SHARE`): the base's
     pixels nearer that side's colour than the other side's and the bare board's there, and unlike
-    the bare board (on a point of the side's own colour, the stack's edges and shading)."""
+    the bare board (on a point of the side's own colour, only a stack's edges and shading are)."""
     lab = cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float64)
     sets = {
         "white": np.array(calibration.colours.white),

@@ -419,7 +419,9 @@ def find_checkers(
             gradients, (left + right) / 2, base, direction, radius, limit, settings, pitch, vouch
         )
         if stand is not None and location in standing and not row:
-            row = _stack((left + right) / 2, base, direction, radius, stand, standing[location])
+            row = _stack(
+                (left + right) / 2, base, direction, radius, stand, standing[location], settings
+            )
         evidence.checkers[location] = row
         evidence.rejected[location] = refused
     evidence.pitch = pitch
@@ -428,15 +430,22 @@ def find_checkers(
 
 
 def _stack(
-    centre_x: float, base: float, direction: int, radius: float, stand: Stand, side: str
+    centre_x: float,
+    base: float,
+    direction: int,
+    radius: float,
+    stand: Stand,
+    side: str,
+    settings: RingSettings,
 ) -> list[Checker]:
     """The stack standing at a point's base where no checker rings on the point (a stack stood
     on edge shows no round rim; a tower, or a stack beside the checkers laid down from it, rings
-    as the row's first checker), as one checker; none where no stack stands."""
+    as the row's first checker), as one checker; none where no stack stands. Told by its colour,
+    not by a ring, it is taken as if it rang at the ring threshold: as sure as unsure."""
     colour = stand(centre_x, base, direction, radius, side)
     if colour is None:
         return []
-    return [Checker(centre_x, base + direction * 0.8 * radius, radius, 0.0, colour)]
+    return [Checker(centre_x, base + direction * 0.8 * radius, radius, settings.present, colour)]
 
 
 def _bar_checkers(gradients: Gradients, geometry: Field, settings: RingSettings) -> list[Checker]:
