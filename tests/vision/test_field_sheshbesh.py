@@ -75,9 +75,10 @@ def test_stacks_standing_on_edge_count_one_checker_each() -> None:
     labels, observation = _read(SAMPLE / "sheshbesh-travel-000182", SHESH_BESH_STACKS)
     assert observation.state == "settled"
     assert _seen(observation) == _visible(labels)
-    # a stack told by its colour, not by a ring, is reported as sure as unsure (p2 holds only one)
+    # a stack told by its colour is reported as if it rang at the ring threshold (0.5 at most,
+    # less where a faint ring was refused there), not as a ring of nothing (about 0.0002)
     assert labels["standing"]["p2"] == labels["locations"]["p2"]["white"] == 2
-    assert observation.locations["p2"].white_confidence == pytest.approx(0.5, abs=0.1)
+    assert 0.25 <= observation.locations["p2"].white_confidence <= 0.5
 
 
 def test_without_the_variant_the_stacks_are_not_read() -> None:
