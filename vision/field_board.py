@@ -673,13 +673,14 @@ def read_field(
     field = calibration.field
     beside = frame_rows(field) if calibration.empty is not None else []
     top, *bands = field.rectify_rows(image, [(0, field.height), *beside])
+    lab = field_lab(top)
     evidence = find_checkers(
         top,
         calibration.field,
         settings,
-        _voucher(top, calibration),
+        _voucher(lab, calibration),
         standing,
-        _stacker(top, calibration) if standing else None,
+        _stacker(lab, calibration) if standing else None,
     )
     checkers = [(c.x, c.y, c.radius) for c in _all_checkers(evidence)]
     found = locate_field_cube(image, calibration.field, checkers)
@@ -973,12 +974,17 @@ def field_dice(
     return tuple(sorted(readings, key=lambda d: (d.box[0], d.box[1])))
 
 
+def field_lab(top: Image) -> FloatArray:
+    """A rectified field in Lab (8-bit scale, as floats): what colour is judged on."""
+    return np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2LAB), np.float64)
+
+
 def _voucher(
-    top: Image, calibration: FieldCalibration
+    lab: FloatArray, calibration: FieldCalibration
 ) -> Callable[[float, float, float], bool | None]:
     """Whether a disc's colour is nearer a checker set's than the empty board's at that place:
-    True or False, or None where the bare board there has a checker set's own colour."""
-    lab = cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float64)
+    True or False, or None where the bare board there has a checker set's own colour. ``lab``:
+    the rectified field (:func:`field_lab`)."""
     sets = np.array([calibration.colours.white, calibration.colours.black])
     empty = calibration.empty
 
@@ -1015,11 +1021,11 @@ SHESH_BESH_STACKS: Mapping[str, str] = MappingProxyType(
 STACK_SHARE = 0.35
 
 
-def _stacker(top: Image, calibration: FieldCalibration) -> Stand:
+def _stacker(lab: FloatArray, calibration: FieldCalibration) -> Stand:
     """Whether a side's stack stands at a point's base (see :data:`STACK_SHARE`): the base's
     pixels nearer that side's colour than the other side's and the bare board's there, and unlike
-    the bare board (on a point of the side's own colour, only a stack's edges and shading are)."""
-    lab = cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float64)
+    the bare board (on a point of the side's own colour, only a stack's edges and shading are).
+    ``lab``: the rectified field (:func:`field_lab`)."""
     sets = {
         "white": np.array(calibration.colours.white),
         "black": np.array(calibration.colours.black),

@@ -359,7 +359,7 @@ def test_a_large_view_of_the_field_is_shrunk_by_area_before_it_is_warped() -> No
 def test_colour_cannot_vouch_where_the_board_has_a_checker_sets_own_colour() -> None:
     """White checkers on cream points: a disc of the checkers' colour there is no evidence either
     way (None), so the ring alone decides; elsewhere the colour vouches (True) or refuses (False)."""
-    from vision.field_board import EmptyBoard, _voucher
+    from vision.field_board import EmptyBoard, _voucher, field_lab
 
     _style, calibration, _rng = _white_side_style(3)
     field = calibration.field
@@ -371,13 +371,13 @@ def test_colour_cannot_vouch_where_the_board_has_a_checker_sets_own_colour() -> 
     board = dataclasses.replace(calibration, empty=EmptyBoard(columns, 5.0))
     top = np.zeros((field.height, field.width, 3), np.uint8)
     top[...] = cv2.cvtColor(np.uint8([[white.round()]]), cv2.COLOR_LAB2BGR)[0, 0]
-    vouch = _voucher(top, board)
+    vouch = _voucher(field_lab(top), board)
     on_white = (sum(field.column("p13")[:2]) / 2, 3 * field.radius)
     on_felt = (sum(field.column("p14")[:2]) / 2, 3 * field.radius)
     assert vouch(*on_white, field.radius) is None
     assert vouch(*on_felt, field.radius) is True
     top[...] = cv2.cvtColor(np.uint8([[felt.clip(0, 255).round()]]), cv2.COLOR_LAB2BGR)[0, 0]
-    assert _voucher(top, board)(*on_felt, field.radius) is False
+    assert _voucher(field_lab(top), board)(*on_felt, field.radius) is False
 
 
 def _start_seen(seed: int) -> tuple[FieldCalibration, np.ndarray]:

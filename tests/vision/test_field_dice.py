@@ -27,6 +27,7 @@ from vision.field_board import (
     _voucher,
     calibrate_field,
     field_dice,
+    field_lab,
     read_field,
 )
 from vision.field_reader import FieldEvidence, RingSettings, find_checkers
@@ -70,7 +71,9 @@ def board() -> Board:
     image = load_image(PHOTOREAL / labels["image"])
     calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
     top = calibration.field.rectify(image)
-    evidence = find_checkers(top, calibration.field, RingSettings(), _voucher(top, calibration))
+    evidence = find_checkers(
+        top, calibration.field, RingSettings(), _voucher(field_lab(top), calibration)
+    )
     return Board(calibration, top, evidence, labels)
 
 
