@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 from referee_testkit import observe, of_type, run
@@ -45,16 +46,25 @@ def whole_game(seed: int) -> tuple[list[Input], SheshBeshGame, int]:
     return inputs, game, rolls
 
 
+def _follows_the_engine(
+    seed: int, seen_as: Callable[[ObservationSeen], ObservationSeen] = lambda seen: seen
+) -> None:
+    """One game played to the end with random dice, each board shown as ``seen_as`` reports it:
+    the referee records every roll as a play, nothing illegal, and the engine's result."""
+    inputs, end, rolls = whole_game(seed)
+    shown = [seen_as(i) if isinstance(i, ObservationSeen) else i for i in inputs]
+    referee = Referee(clock=lambda: 0.0)
+    events = run(referee, [NewMatch(SETTINGS), *shown])
+    assert len(list(of_type(events, "play"))) == rolls
+    assert not list(of_type(events, "illegal_play", "board_mismatch"))
+    won = next(of_type(events, "game_won")).data
+    assert end.result is not None
+    assert (won["winner"], won["points"]) == (end.result.winner, end.result.kind)
+
+
 def test_whole_sheshbesh_games_follow_the_engine() -> None:
     for seed in (1, 2, 3):
-        inputs, end, rolls = whole_game(seed)
-        referee = Referee(clock=lambda: 0.0)
-        events = run(referee, [NewMatch(SETTINGS), *inputs])
-        assert len(list(of_type(events, "play"))) == rolls
-        assert not list(of_type(events, "illegal_play", "board_mismatch"))
-        won = next(of_type(events, "game_won")).data
-        assert end.result is not None
-        assert (won["winner"], won["points"]) == (end.result.winner, end.result.kind)
+        _follows_the_engine(seed)
 
 
 def test_doubles_roll_again() -> None:
@@ -157,12 +167,4 @@ def test_a_camera_that_sees_only_the_field_follows_whole_games() -> None:
     # the field reader cannot count the trays (standing stacks hide checkers): the referee
     # counts them from the points, each checker gone from a point having been borne off
     for seed in (4, 5):
-        inputs, end, rolls = whole_game(seed)
-        field_inputs = [_field_only(i) if isinstance(i, ObservationSeen) else i for i in inputs]
-        referee = Referee(clock=lambda: 0.0)
-        events = run(referee, [NewMatch(SETTINGS), *field_inputs])
-        assert len(list(of_type(events, "play"))) == rolls
-        assert not list(of_type(events, "illegal_play", "board_mismatch"))
-        won = next(of_type(events, "game_won")).data
-        assert end.result is not None
-        assert (won["winner"], won["points"]) == (end.result.winner, end.result.kind)
+        _follows_the_engine(seed, _field_only)

@@ -21,6 +21,18 @@ ROOT = Path(__file__).resolve().parents[2]
 FRAME = ROOT / "tests" / "data" / "photoreal" / "wooden-folding-000004.json"
 
 
+def _bench(*args: str, timeout: int = 300) -> subprocess.CompletedProcess[str]:
+    """``bench_field.py`` run with ``args``, its output captured."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_field.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        check=False,
+    )
+
+
 def test_show_names_the_dice_labelled_and_the_dice_read(tmp_path: Path) -> None:
     labels = json.loads(FRAME.read_text())
     assert not labels["occluded"]
@@ -32,14 +44,7 @@ def test_show_names_the_dice_labelled_and_the_dice_read(tmp_path: Path) -> None:
     ]
     (tmp_path / FRAME.name).write_text(json.dumps(labels))
     shutil.copy(FRAME.with_name(labels["image"]), tmp_path / labels["image"])
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_field.py"), str(tmp_path), "--show", "9"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-        check=False,
-    )
+    done = _bench(str(tmp_path), "--show", "9")
     assert done.returncode == 0, done.stderr[-2000:]
     lines = [line for line in done.stdout.splitlines() if ": dice: " in line]
     assert len(lines) == 1, done.stdout
@@ -57,14 +62,7 @@ def test_show_names_the_dice_labelled_and_the_dice_read(tmp_path: Path) -> None:
 
 def test_a_folder_that_is_not_there_is_refused_by_name(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-set"
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_field.py"), str(missing)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-        check=False,
-    )
+    done = _bench(str(missing), timeout=120)
     assert done.returncode == 2
     assert f"{str(missing)!r} is not a folder of labelled frames" in done.stderr
     assert "Traceback" not in done.stderr
@@ -79,14 +77,7 @@ def test_shesh_besh_frames_are_scored_as_the_camera_sees_them(tmp_path: Path) ->
     shutil.copy(frame.with_suffix(".jpg"), tmp_path / frame.with_suffix(".jpg").name)
 
     def scored(*more: str) -> str:
-        done = subprocess.run(
-            [sys.executable, str(ROOT / "benchmarks" / "bench_field.py"), str(tmp_path), *more],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            cwd=ROOT,
-            check=False,
-        )
+        done = _bench(str(tmp_path), *more)
         assert done.returncode == 0, done.stderr[-2000:]
         return next(line for line in done.stdout.splitlines() if line.startswith("all"))
 
