@@ -46,6 +46,12 @@ NOT_A_DIE = 0
 COCKED = 7
 LABELS = 8
 MODEL_FILE = "dice_face.npz"
+#: a bin index over 0..360 degrees, less one, folded onto 0..180 degrees (see face_features)
+_FOLD = (np.arange(-1, 2 * BINS + 2) % BINS).astype(np.int64)
+#: each crop pixel's cell, times BINS: where its histogram starts in a crop's features
+_CELL_PLACES = (
+    (np.arange(CROP)[:, None] // CELL * (CROP // CELL) + np.arange(CROP)[None, :] // CELL) * BINS
+).astype(np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,24 +132,25 @@ def face_features(crops: npt.NDArray[np.uint8]) -> FloatArray:
     gy = np.zeros_like(stack)
     gx[:, :, 1:-1] = stack[:, :, 2:] - stack[:, :, :-2]
     gy[:, 1:-1, :] = stack[:, 2:, :] - stack[:, :-2, :]
-    magnitude = np.sqrt(gx * gx + gy * gy)
-    angle = (np.arctan2(gy, gx) % math.pi) * (BINS / math.pi)  # 0..BINS
-    low = np.floor(angle - 0.5)
-    upper_share = angle - 0.5 - low
-    low_bin = low.astype(np.int64) % BINS
-    high_bin = (low_bin + 1) % BINS
+    # OpenCV's polar form (its angle within 0.01 degree of arctan2's) in one pass, several times
+    # as fast as numpy's; the crops stacked as one tall image
+    magnitude, angle = cv2.cartToPolar(gx.reshape(-1, CROP), gy.reshape(-1, CROP))
+    magnitude = magnitude.reshape(stack.shape)
+    # the angle in bins over 0..360 degrees, each bin's middle at half a bin; a pixel's share
+    # is split between the bin below and the one above, taken modulo 180 degrees
+    shifted = angle.reshape(stack.shape) * np.float32(BINS / math.pi) - np.float32(0.5)
+    low = np.floor(shifted)
+    upper = magnitude * (shifted - low)
+    below = low.astype(np.int32) + 1  # 0 .. 2 BINS: index into the fold
+    low_bin, high_bin = _FOLD[below], _FOLD[below + 1]
     cells = CROP // CELL
     # each pixel's cell and bins as one flat index into N x cells x cells x BINS (bincount sums
     # the shares far faster than a scattered add)
-    cell_y = np.arange(CROP) // CELL
-    place = (np.arange(count)[:, None, None] * cells + cell_y[None, :, None]) * cells + cell_y[
-        None, None, :
-    ]
-    place = place * BINS
+    place = _CELL_PLACES[None] + (np.arange(count) * (cells * cells * BINS))[:, None, None]
     size = count * cells * cells * BINS
-    sums = np.bincount(
-        (place + low_bin).ravel(), (magnitude * (1 - upper_share)).ravel(), size
-    ) + np.bincount((place + high_bin).ravel(), (magnitude * upper_share).ravel(), size)
+    sums = np.bincount((place + low_bin).ravel(), (magnitude - upper).ravel(), size) + np.bincount(
+        (place + high_bin).ravel(), upper.ravel(), size
+    )
     histogram = sums.astype(np.float32).reshape(count, cells, cells, BINS)
     blocks = np.concatenate(
         [
