@@ -1226,13 +1226,18 @@ def _fifteen_a_side(units: Sequence[tuple[int, float, float]]) -> frozenset[int]
     A side seen with more than fifteen has had checkers of the other side taken for its own (in
     a lamp's glare a dark checker looks light, though not quite like the light set). Of that
     side's units, those whose checkers look unlike their set (:data:`OUTLIER`) may change side:
-    the fewest-voted mend, each changed unit costing :data:`FLIP_PRIOR` more, as long as the
-    other side stays within fifteen. Nothing changes when both sides are within fifteen, or both
+    the cheapest mend, as long as the other side stays within fifteen. A unit's cost is its vote,
+    shrunk by how far beyond :data:`OUTLIER` its checkers lie from their set (a row ten spreads
+    from White's middle is likelier Black's than one twice as far as White's own), and
+    :data:`FLIP_PRIOR` more for each unit changed. Nothing changes when both sides are within fifteen, or both
     beyond (a checker seen that is not there: colour cannot mend that), or no few units would do.
 
     >>> rows = [(5, 2.0, 0.5), (5, 1.5, 0.8), (5, 1.8, 0.6), (2, 0.4, 2.1), (3, -2.0, 0.5)]
     >>> sorted(_fifteen_a_side(rows + [(5, -2.0, 0.7)]))  # 17 White: the odd pair is Black's
     [3]
+    >>> rows = [(4, 1.84, 1.9), (4, 1.88, 10.5), (5, 2.0, 0.5), (5, 1.9, 0.6), (3, -1.3, 0.9)]
+    >>> sorted(_fifteen_a_side(rows))  # 18 White: of two rows voted alike, the one unlike White
+    [1]
     >>> _fifteen_a_side([(5, 2.0, 0.5), (5, 1.5, 0.8), (2, 0.1, 0.4), (5, 1.8, 0.6)])
     frozenset()
     >>> _fifteen_a_side([(5, 2.0, 0.5), (5, 1.5, 2.5), (6, 1.8, 2.2), (9, -0.1, 3.0), (8, -2.0, 0.5)])
@@ -1257,7 +1262,9 @@ def _fifteen_a_side(units: Sequence[tuple[int, float, float]]) -> frozenset[int]
             moved = sum(units[index][0] for index in chosen)
             if not excess <= moved <= room:
                 continue
-            cost = sum(abs(units[index][1]) + FLIP_PRIOR for index in chosen)
+            cost = sum(
+                abs(units[index][1]) * OUTLIER / units[index][2] + FLIP_PRIOR for index in chosen
+            )
             if best is None or cost < best[0]:
                 best = (cost, chosen)
     return frozenset(best[1]) if best else frozenset()
