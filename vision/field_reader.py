@@ -56,7 +56,8 @@ class RingSettings:
     neighbour holds a checker has its ring measured against edges of ``faint_edge`` as well (a
     light checker's rim against a light point is a soft shading). A checker lying over the gap
     between two rings ``layered`` (the row under it shows little of its own rims), and over the
-    row's end ``overhang`` (all round).
+    row's end ``overhang`` (all round); on a full row (``full_row``), one whose ring is at least
+    ``covering`` and clearer than the place beyond it, which it covers, counts too.
     """
 
     present: float = 0.7
@@ -70,6 +71,7 @@ class RingSettings:
     hand_columns: float = 2.0
     arm_area: float = 1.8
     layered: float = 0.7
+    covering: float = 0.5
     overhang: float = 0.95
     edge: float = 0.5
     faint_edge: float = 0.25
@@ -360,6 +362,18 @@ def _row(
         for index, (_x, _y, gap) in enumerate(gaps[:length])
         if (lies_over(index) if index < length - 1 else gap >= settings.overhang)
     }
+    if length >= settings.full_row:
+        # a second layer is laid on a full row: there, a gap whose ring, if faint, is clearer
+        # than the ring of the place beyond it holds a checker lying over it (the ring at that
+        # place crosses the checker covering half of it), where both places have a checker's
+        # colour
+        layered |= {
+            index
+            for index, (_x, _y, gap) in enumerate(gaps[: length - 1])
+            if gap >= settings.covering
+            and gap > places[index + 1][2]
+            and all(vouched(*places[k][:2]) for k in (index, index + 1))
+        }
     if length >= settings.full_row:
         # a full row's gaps: a checker on top of two shows its whole rim, if faintly (its rim
         # lies on checkers of its own colour), all at one radius round its centre, and it hides

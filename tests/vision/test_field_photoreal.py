@@ -226,3 +226,18 @@ def test_of_two_rows_that_could_change_side_the_one_unlike_its_set_does() -> Non
     for location in ("p7", "p9", "p10"):
         assert _counts(observation, location) == labels["locations"][location], location
     assert labels["locations"]["p7"] == {"white": 4, "black": 0}
+
+
+@pytest.mark.parametrize(
+    ("stem", "location"),
+    [(HELDOUT6 / "inlaid-tavla-030026", "p20"), (HELDOUT3 / "tournament-felt-009018", "p15")],
+)
+def test_a_checker_on_a_full_row_rings_clearer_than_the_one_it_covers(
+    stem: Path, location: str
+) -> None:
+    # five in a row and one or two more lying over the first gaps: each rings only faintly
+    # (its rim lies on checkers of its own colour), but more clearly than the place beyond it,
+    # whose own ring crosses the checker covering half of it
+    labels, observation = _read_on_itself(stem)
+    assert sum(labels["locations"][location].values()) in (6, 7)
+    assert _counts(observation, location) == labels["locations"][location]
