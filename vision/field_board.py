@@ -1229,8 +1229,9 @@ def _fifteen_a_side(units: Sequence[tuple[int, float, float]]) -> frozenset[int]
     the cheapest mend, as long as the other side stays within fifteen. A unit's cost is its vote,
     shrunk by how far beyond :data:`OUTLIER` its checkers lie from their set (a row ten spreads
     from White's middle is likelier Black's than one twice as far as White's own), and
-    :data:`FLIP_PRIOR` more for each unit changed. Nothing changes when both sides are within fifteen, or both
-    beyond (a checker seen that is not there: colour cannot mend that), or no few units would do.
+    :data:`FLIP_PRIOR` more for each unit changed. Nothing changes when both sides are within
+    fifteen, or both beyond (a checker seen that is not there: colour cannot mend that), or no
+    few units would do.
 
     >>> rows = [(5, 2.0, 0.5), (5, 1.5, 0.8), (5, 1.8, 0.6), (2, 0.4, 2.1), (3, -2.0, 0.5)]
     >>> sorted(_fifteen_a_side(rows + [(5, -2.0, 0.7)]))  # 17 White: the odd pair is Black's

@@ -374,7 +374,6 @@ def _row(
             and gap > places[index + 1][2]
             and all(vouched(*places[k][:2]) for k in (index, index + 1))
         }
-    if length >= settings.full_row:
         # a full row's gaps: a checker on top of two shows its whole rim, if faintly (its rim
         # lies on checkers of its own colour), all at one radius round its centre, and it hides
         # part of the rims of the two it lies on
