@@ -745,6 +745,14 @@ def _not_the_cube(top: Image, bar: Sequence[Checker], cube: FieldCube) -> list[C
     return kept
 
 
+#: how sure the die-face model must be (its softmax share) to add a die no pips were read for,
+#: to drop a face read from pips, and to change a face's count; chosen on the photoreal tuning
+#: split (see scripts/train_dice_model.py)
+MODEL_SURE = (0.97, 0.95, 0.9)
+#: the least distance between two dice's middles, in die sides (a little under touching)
+DIE_GAP = 0.8
+
+
 def field_dice(
     top: Image,
     geometry: Field,
@@ -786,10 +794,7 @@ def field_dice(
     # imported here: the model's weights load only when a board's dice are first read
     from vision.dice_model import CROP_PER_SIDE, NOT_A_DIE, FaceGuess, classify_crops, cut_square
 
-    # how sure the model must be (its softmax share) to add a die no pips were read for, to
-    # drop a face read from pips, and to change a face's count; chosen on the photoreal tuning
-    # split (see scripts/train_dice_model.py)
-    add_sure, reject_sure, overrule_sure = 0.97, 0.95, 0.9
+    add_sure, reject_sure, overrule_sure = MODEL_SURE
     radius = geometry.radius
     side = 0.9 * radius  # a die's side, field pixels
     # a face's side as the pip reader judges it, in die sides (a one's is judged from its pip)
@@ -849,6 +854,22 @@ def field_dice(
         x, y = centre(die)
         return min(height - 1, round(y)), min(width - 1, round(x))
 
+    def one_per_place(
+        found: list[tuple[bool, float, DieReading]],
+    ) -> list[tuple[float, DieReading]]:
+        """One reading per place (two dice's middles lie at least DIE_GAP sides apart): a
+        body's own first, then the one standing out most."""
+        ordered = sorted(found, key=lambda item: (not item[0], -item[1], -item[2].confidence))
+        placed: list[tuple[float, DieReading]] = []
+        for _from_body, standing, die in ordered:
+            y, x = middle(die)
+            if all(
+                math.hypot(x - o[1], y - o[0]) >= DIE_GAP * side
+                for o in map(middle, (d for _s, d in placed))
+            ):
+                placed.append((standing, die))
+        return placed
+
     # (read in a body's own region, standing out, reading)
     found: list[tuple[bool, float, DieReading]] = []
     somewhere = mask
@@ -864,7 +885,7 @@ def field_dice(
         if standing is not None:
             found.append((False, standing, die))
     # a roll is two dice: with two read already there is nothing more to look for
-    if contrast is not None and empty is not None and len(found) < 2:
+    if contrast is not None and empty is not None and len(one_per_place(found)) < 2:
         body_contrast = max(14.0, 1.2 * empty.level)
         reach = max(3, round(0.3 * radius) | 1)  # thinner than this: a point's edge, a letter
         bodies = np.asarray(
@@ -903,7 +924,17 @@ def field_dice(
             np.stack([cut_square(grey, spot, CROP_PER_SIDE * side) for spot in spots])
         )
 
-    if learned and contrast is not None and len(found) < 2:
+    if learned and found:  # the model's word on each face
+        places = [centre(d) for _b, _s, d in found]
+        checked = []
+        for (from_body, standing, die), guess in zip(found, guesses_at(places), strict=True):
+            if guess.label == NOT_A_DIE and guess.probability >= reject_sure:
+                continue
+            if 1 <= guess.label <= 6 and guess.probability >= overrule_sure:
+                die = replace(die, pips=guess.label)
+            checked.append((from_body, standing, die))
+        found = checked
+    if learned and contrast is not None and len(one_per_place(found)) < 2:
         # fewer than two dice made out from their pips: the model reads every place where
         # something compact lies on the board, half a die apart, and again a quarter of a die
         # about each place it thinks may hold a die; best guesses first
@@ -940,26 +971,7 @@ def field_dice(
             if standing is not None:
                 found.append((True, standing, die))
                 taken.append((x, y))
-    if learned and found:  # the model's word on each face
-        places = [centre(d) for _b, _s, d in found]
-        checked = []
-        for (from_body, standing, die), guess in zip(found, guesses_at(places), strict=True):
-            if guess.label == NOT_A_DIE and guess.probability >= reject_sure:
-                continue
-            if 1 <= guess.label <= 6 and guess.probability >= overrule_sure:
-                die = replace(die, pips=guess.label)
-            checked.append((from_body, standing, die))
-        found = checked
-    # one reading per place: a body's own first, then the one standing out most
-    found.sort(key=lambda item: (not item[0], -item[1], -item[2].confidence))
-    placed: list[tuple[float, DieReading]] = []
-    for _from_body, standing, die in found:
-        y, x = middle(die)
-        if all(
-            math.hypot(x - o[1], y - o[0]) >= 0.6 * radius
-            for o in map(middle, (d for _s, d in placed))
-        ):
-            placed.append((standing, die))
+    placed = one_per_place(found)
     placed.sort(key=lambda item: (-item[0], -item[1].confidence))
     readings = []
     bar_middle = (geometry.bar[0] + geometry.bar[1]) / 2

@@ -3,7 +3,6 @@ things that are not dice, bad input. No training here but the slow smoke test of
 
 from __future__ import annotations
 
-import math
 import subprocess
 import sys
 from pathlib import Path
@@ -18,9 +17,9 @@ from vision.dice_model import (
     classify_crops,
     classify_face,
     crop_die,
-    face_features,
     load_model,
     shipped_model,
+    standardised,
 )
 from vision.errors import ImageError
 from vision.synth.dice_devset import plain_scene
@@ -52,9 +51,10 @@ def _die(
 def test_the_model_ships_in_the_package_and_loads_once() -> None:
     model = shipped_model()
     assert model is shipped_model()  # loaded once, lazily
-    assert model.w2.shape[1] == LABELS
-    assert model.w1.shape[0] == face_features(np.zeros((1, CROP, CROP), np.uint8)).shape[1]
-    size = (ROOT / "vision" / "models" / "dice_face.npz").stat().st_size
+    odds = model.probabilities(np.zeros((3, CROP, CROP), np.uint8))
+    assert odds.shape == (3, LABELS)
+    assert np.allclose(odds.sum(axis=1), 1.0, atol=1e-5)
+    size = (ROOT / "vision" / "models" / "dice_face.onnx").stat().st_size
     assert size < 4_000_000  # a few MB at most
 
 
@@ -67,52 +67,33 @@ def test_drawn_faces_of_every_value_are_read(
     assert guess.label == pips, guess
 
 
-def test_features_do_not_depend_on_polarity() -> None:
-    crop = crop_die(_die(5, LIGHT, 0.2), (60.0, 60.0), SIDE)
-    plain, inverted = face_features(np.stack([crop, 255 - crop]))
-    assert np.allclose(plain, inverted, atol=1e-5)
-
-
-def _orientation_histograms(crop: np.ndarray) -> np.ndarray:
-    """face_features' definition written out plainly for one crop: per 4 x 4 cell, gradient
-    magnitude (central differences) split between the two nearest of 9 orientation bins over
-    0..180 degrees; 2 x 2 blocks normalised, clipped at 0.2 and normalised again."""
-    image = crop.astype(np.float64)
-    gx = np.zeros_like(image)
-    gy = np.zeros_like(image)
-    gx[:, 1:-1] = image[:, 2:] - image[:, :-2]
-    gy[1:-1, :] = image[2:, :] - image[:-2, :]
-    cells = np.zeros((CROP // 4, CROP // 4, 9))
-    for y in range(CROP):
-        for x in range(CROP):
-            magnitude = math.hypot(gx[y, x], gy[y, x])
-            position = (math.atan2(gy[y, x], gx[y, x]) % math.pi) / (math.pi / 9) - 0.5
-            below = math.floor(position)
-            share = position - below
-            cells[y // 4, x // 4, below % 9] += magnitude * (1 - share)
-            cells[y // 4, x // 4, (below + 1) % 9] += magnitude * share
-    blocks = []
-    for y in range(CROP // 4 - 1):
-        for x in range(CROP // 4 - 1):
-            block = np.concatenate(
-                [cells[y, x], cells[y, x + 1], cells[y + 1, x], cells[y + 1, x + 1]]
-            )
-            block = np.minimum(block / math.sqrt((block**2).sum() + 1e-3), 0.2)
-            blocks.append(block / math.sqrt((block**2).sum() + 1e-3))
-    return np.concatenate(blocks)
-
-
-def test_features_are_orientation_histograms_of_the_crop() -> None:
+def test_scores_do_not_depend_on_polarity() -> None:
     crops = np.stack(
         [
-            crop_die(_die(6, DARK, 0.5), (60.0, 60.0), SIDE),
-            np.random.default_rng(3).integers(0, 256, (CROP, CROP), dtype=np.uint8),
-            np.zeros((CROP, CROP), np.uint8),
+            crop_die(_die(pips, colours, 0.2), (60.0, 60.0), SIDE)
+            for pips, colours in ((5, LIGHT), (2, RED))
         ]
     )
-    features = face_features(crops)
-    for crop, row in zip(crops, features, strict=True):
-        assert np.allclose(row, _orientation_histograms(crop), atol=2e-3)
+    model = shipped_model()
+    assert np.allclose(model.scores(crops), model.scores(255 - crops), atol=1e-3)
+
+
+def test_the_input_is_each_crop_less_its_mean_over_its_spread() -> None:
+    rng = np.random.default_rng(5)
+    crops = np.stack(
+        [
+            crop_die(_die(4, DARK, 0.5), (60.0, 60.0), SIDE),
+            rng.integers(0, 256, (CROP, CROP), dtype=np.uint8),
+            np.full((CROP, CROP), 90, np.uint8),
+        ]
+    )
+    made = standardised(crops)
+    assert made.shape == (3, 1, CROP, CROP) and made.dtype == np.float32
+    for crop, plane in zip(crops, made[:, 0], strict=True):
+        values = crop.astype(np.float64)
+        expected = (values - values.mean()) / (values.std() + 8.0)
+        assert np.allclose(plane, expected, atol=1e-4)
+    assert np.allclose(made[2], 0.0)  # an even patch stays even, not blown up
 
 
 def test_things_that_are_not_dice_are_refused() -> None:
@@ -144,19 +125,23 @@ def test_a_bad_crop_is_a_clear_error() -> None:
     with pytest.raises(ImageError, match="numpy array"):
         classify_face("a die", (60.0, 60.0), SIDE)  # type: ignore[arg-type]
     with pytest.raises(ImageError, match="face crops"):
-        face_features(np.zeros((2, 16, 16), np.uint8))
+        standardised(np.zeros((2, 16, 16), np.uint8))
 
 
 def test_a_file_that_is_no_model_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "other.npz"
-    np.savez(path, weights=np.zeros(3))
-    with pytest.raises(ValueError, match="not a die-face model"):
-        load_model(str(path))
+    weights = tmp_path / "other.npz"
+    np.savez(weights, weights=np.zeros(3))
+    text = tmp_path / "notes.onnx"
+    text.write_text("a die has six faces")
+    for path in (weights, text, tmp_path / "missing.onnx"):
+        with pytest.raises(ValueError, match="not a die-face model"):
+            load_model(str(path))
 
 
 @pytest.mark.slow
 def test_the_training_script_runs_and_writes_a_loadable_model(tmp_path: Path) -> None:
-    out = tmp_path / "model.npz"
+    pytest.importorskip("torch", reason="training needs the train extra (PyTorch)")
+    out = tmp_path / "model.onnx"
     done = subprocess.run(
         [
             sys.executable,
@@ -172,4 +157,4 @@ def test_the_training_script_runs_and_writes_a_loadable_model(tmp_path: Path) ->
     )
     assert done.returncode == 0, done.stderr[-2000:]
     model = load_model(str(out))
-    assert model.w2.shape[1] == LABELS
+    assert model.probabilities(np.zeros((2, CROP, CROP), np.uint8)).shape == (2, LABELS)

@@ -1,0 +1,115 @@
+"""The die-face model alone on rendered boards: each labelled die read at its labelled middle.
+
+    .venv/bin/python benchmarks/bench_dice_model.py tests/data/photoreal [more folders]
+        [--split heldout|tune|all] [--model FILE.onnx]
+
+Each labelled image (``NAME.jpg`` + ``NAME.json`` with ``field_corners`` and ``dice``, as the
+photoreal development set writes them) is calibrated on itself with its labelled corners; each
+labelled die's middle is taken to the rectified field, and the crop the board reader would cut
+there (:func:`vision.dice_model.cut_square`, a die's side 0.9 of a checker's radius) is read by
+the model. A die is right when the model names its pips (a leaning die: "cocked"). The split is
+the label's ``split`` (the styles tuned on, or held out from tuning); a folder of renders never
+used at all is read with ``--split all``. This measures the model, not the board reader: where
+the reader looks, and what it makes of the model's answers, are ``bench_field.py``'s figures.
+
+Prints, per folder and in all: dice right, the share named with at least 0.9 of the model's
+belief and how many of those are wrong, and what each label was read as.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.dice_model import COCKED, CROP_PER_SIDE, cut_square, load_model
+from vision.errors import VisionError
+from vision.field_board import calibrate_field, standing_for
+from vision.images import load_image
+
+SURE = 0.9
+
+
+def crops_of(folder: Path, split: str) -> tuple[list[np.ndarray], list[int]]:
+    """The crops at the labelled dice's middles and their labels (1..6, or COCKED)."""
+    crops, labels = [], []
+    for label_file in sorted(folder.glob("*.json")):
+        label = json.loads(label_file.read_text())
+        if not isinstance(label, dict) or "field_corners" not in label or not label.get("dice"):
+            continue
+        if split != "all" and label.get("split") != split:
+            continue
+        image = load_image(label_file.with_name(label["image"]))
+        corners = [tuple(c) for c in label["field_corners"]]
+        try:
+            standing = standing_for(label.get("variant", "backgammon"))
+            field = calibrate_field(image, corners, standing=standing).field
+        except VisionError as error:
+            print(f"{label_file.name}: left out, calibration refused: {error}")
+            continue
+        grey = cv2.cvtColor(field.rectify(image), cv2.COLOR_BGR2GRAY)
+        side = 0.9 * field.radius
+        to_field = field.homography()
+        for die in label["dice"]:
+            x, y, w, h = die["box"]
+            middle = cv2.perspectiveTransform(
+                np.array([[[x + w / 2, y + h / 2]]], np.float64), to_field
+            )[0, 0]
+            crops.append(
+                cut_square(grey, (float(middle[0]), float(middle[1])), CROP_PER_SIDE * side)
+            )
+            labels.append(COCKED if die.get("cocked") else int(die["pips"]))
+    return crops, labels
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folders", nargs="+", type=Path)
+    parser.add_argument("--split", choices=("heldout", "tune", "all"), default="heldout")
+    parser.add_argument("--model", help="an ONNX die-face model (default: the shipped one)")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    model = load_model(args.model)
+    confusion: Counter[tuple[int, int]] = Counter()
+    totals = [0, 0, 0, 0]  # dice, right, sure, sure and wrong
+    for folder in args.folders:
+        crops, labels = crops_of(folder, args.split)
+        if not crops:
+            print(f"{folder}: no labelled dice in the {args.split} split")
+            continue
+        odds = model.probabilities(np.stack(crops))
+        named = odds.argmax(axis=1)
+        sure = odds.max(axis=1) >= SURE
+        truth = np.array(labels)
+        right = named == truth
+        row = [len(labels), int(right.sum()), int(sure.sum()), int((sure & ~right).sum())]
+        totals = [a + b for a, b in zip(totals, row, strict=True)]
+        confusion.update(zip(truth.tolist(), named.tolist(), strict=True))
+        print(
+            f"{folder}: {row[1]}/{row[0]} right ({100 * row[1] / row[0]:.1f}%); "
+            f"{row[2]} named at >= {SURE}, {row[3]} of them wrong"
+        )
+    dice, right, sure, wrong = totals
+    if dice:
+        print(
+            f"all ({args.split}): {right}/{dice} right ({100 * right / dice:.1f}%); "
+            f"{sure} named at >= {SURE}, {wrong} of them wrong"
+        )
+        names = {COCKED: "cocked", 0: "no die"}
+        for truth in sorted({t for t, _n in confusion}):
+            read = ", ".join(
+                f"{names.get(n, n)}: {c}" for (t, n), c in sorted(confusion.items()) if t == truth
+            )
+            print(f"  {names.get(truth, truth)} read as {read}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
