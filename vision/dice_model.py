@@ -177,11 +177,20 @@ def shipped_model() -> FaceModel:
     return load_model()
 
 
-def classify_crops(crops: npt.NDArray[np.uint8]) -> list[FaceGuess]:
-    """The model's guess for each of N grey CROP x CROP crops."""
+def classify_crops(crops: npt.NDArray[np.uint8], *, every_way: bool = False) -> list[FaceGuess]:
+    """The model's guess for each of N grey CROP x CROP crops. With ``every_way`` each crop is
+    read in its eight turns and mirror images (a face's count is the same in each) and the
+    probabilities averaged: eight times the work, a steadier answer."""
     if len(crops) == 0:
         return []
-    odds = shipped_model().probabilities(crops)
+    if every_way:
+        stack = np.asarray(crops)
+        views = [np.rot90(stack, turn, axes=(1, 2)) for turn in range(4)]
+        views += [view[:, :, ::-1] for view in views]
+        odds = shipped_model().probabilities(np.concatenate(views))
+        odds = odds.reshape(len(views), len(stack), -1).mean(axis=0)
+    else:
+        odds = shipped_model().probabilities(crops)
     guesses = []
     for row in odds:
         label = int(np.argmax(row))

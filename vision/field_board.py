@@ -745,10 +745,12 @@ def _not_the_cube(top: Image, bar: Sequence[Checker], cube: FieldCube) -> list[C
     return kept
 
 
-#: how sure the die-face model must be (its softmax share) to add a die no pips were read for,
-#: to drop a face read from pips, and to change a face's count; chosen on the photoreal tuning
-#: split (see scripts/train_dice_model.py)
-MODEL_SURE = (0.97, 0.95, 0.9)
+#: how sure the die-face model must be (its softmax share, each crop read in its eight turns and
+#: mirror images) to add a die no pips were read for, to drop a face read from pips, and to change
+#: a face's count; chosen on the photoreal tuning split (see scripts/train_dice_model.py)
+MODEL_SURE = (0.8, 0.95, 0.9)
+#: how sure of a face the model must be, a crop read once, for its place to be read every way
+SHORTLIST = 0.7
 #: the least distance between two dice's middles, in die sides (a little under touching)
 DIE_GAP = 0.8
 
@@ -784,10 +786,12 @@ def field_dice(
     kept (the others are the board's own marks that came closest to passing for dice).
 
     With ``learned`` (the default) the die-face model of :mod:`vision.dice_model` has its say
-    too: where fewer than two dice were read from their pips, it reads every place where
-    something compact lies on the bare board (the pips of small, blurred dice are often too faint
-    to make out one by one, the face as a whole is not); and of each face read from pips it
-    drops one it is sure is no die, and takes its own count where it is sure of another.
+    too. Of each face read from pips it drops one it is sure is no die, and takes its own count
+    where it is sure of another. Where fewer than two places then hold a die, it reads every
+    place where something compact lies on the bare board (the pips of small, blurred dice are
+    often too faint to make out one by one, the face as a whole is not); the places it is fairly
+    sure of are read again in their eight turns and mirror images, and kept when the mean of
+    those readings is sure of a face. Its own readings are the mean of the eight views as well.
 
     ``strips`` is :func:`_column_strips` of ``top`` when the caller has it already.
     """
@@ -919,15 +923,18 @@ def field_dice(
                     found.append((True, standing, die))
     grey = np.asarray(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY), np.uint8)  # cut once, read often
 
-    def guesses_at(spots: list[tuple[float, float]]) -> list[FaceGuess]:
+    def guesses_at(spots: list[tuple[float, float]], *, every_way: bool = False) -> list[FaceGuess]:
         return classify_crops(
-            np.stack([cut_square(grey, spot, CROP_PER_SIDE * side) for spot in spots])
+            np.stack([cut_square(grey, spot, CROP_PER_SIDE * side) for spot in spots]),
+            every_way=every_way,
         )
 
     if learned and found:  # the model's word on each face
         places = [centre(d) for _b, _s, d in found]
         checked = []
-        for (from_body, standing, die), guess in zip(found, guesses_at(places), strict=True):
+        for (from_body, standing, die), guess in zip(
+            found, guesses_at(places, every_way=True), strict=True
+        ):
             if guess.label == NOT_A_DIE and guess.probability >= reject_sure:
                 continue
             if 1 <= guess.label <= 6 and guess.probability >= overrule_sure:
@@ -959,8 +966,20 @@ def field_dice(
         if finer:
             spots += finer
             guesses += guesses_at(finer)
-        # a leaning die is not added: the model's "cocked" was not sure enough on the tuning split
-        sure = [k for k, g in enumerate(guesses) if 1 <= g.label <= 6 and g.probability >= add_sure]
+        # a leaning die is not added: the model's "cocked" was not sure enough on the tuning split;
+        # a face it is fairly sure of is read again every way, and kept when still sure
+        shortlist = [
+            k for k, g in enumerate(guesses) if 1 <= g.label <= 6 and g.probability >= SHORTLIST
+        ]
+        if shortlist:
+            again = guesses_at([spots[k] for k in shortlist], every_way=True)
+            for k, guess in zip(shortlist, again, strict=True):
+                guesses[k] = guess
+        sure = [
+            k
+            for k in shortlist
+            if 1 <= guesses[k].label <= 6 and guesses[k].probability >= add_sure
+        ]
         for k in sorted(sure, key=lambda k: -guesses[k].probability):
             x, y = spots[k]
             if any(math.hypot(x - t[0], y - t[1]) < 0.9 * side for t in taken):

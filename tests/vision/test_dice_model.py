@@ -78,6 +78,20 @@ def test_scores_do_not_depend_on_polarity() -> None:
     assert np.allclose(model.scores(crops), model.scores(255 - crops), atol=1e-3)
 
 
+def test_read_every_way_a_crop_and_its_turns_and_mirror_read_alike() -> None:
+    crop = crop_die(_die(3, RED, 0.3), (60.0, 60.0), SIDE)
+    views = np.stack([crop, np.rot90(crop), crop[:, ::-1], np.rot90(crop, 3)[::-1]])
+    guesses = classify_crops(views, every_way=True)
+    first = np.array(guesses[0].probabilities)
+    for guess in guesses[1:]:
+        assert np.allclose(guess.probabilities, first, atol=1e-5)
+    # the mean of the eight single readings of the crop's views
+    turns = [np.rot90(crop, k) for k in range(4)]
+    singles = classify_crops(np.stack(turns + [t[:, ::-1] for t in turns]))
+    assert np.allclose(np.mean([g.probabilities for g in singles], axis=0), first, atol=1e-5)
+    assert guesses[0].label == 3
+
+
 def test_the_input_is_each_crop_less_its_mean_over_its_spread() -> None:
     rng = np.random.default_rng(5)
     crops = np.stack(
