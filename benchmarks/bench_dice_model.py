@@ -31,8 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.dice_model import COCKED, CROP_PER_SIDE, cut_square, load_model
 from vision.errors import VisionError
-from vision.field_board import calibrate_field, standing_for
-from vision.images import load_image
+from vision.synth.photoreal import labelled_field
 
 SURE = 0.9
 
@@ -46,26 +45,15 @@ def crops_of(folder: Path, split: str) -> tuple[list[np.ndarray], list[int]]:
             continue
         if split != "all" and label.get("split") != split:
             continue
-        image = load_image(label_file.with_name(label["image"]))
-        corners = [tuple(c) for c in label["field_corners"]]
         try:
-            standing = standing_for(label.get("variant", "backgammon"))
-            field = calibrate_field(image, corners, standing=standing).field
+            labelled = labelled_field(label_file, label)
         except VisionError as error:
             print(f"{label_file.name}: left out, calibration refused: {error}")
             continue
-        grey = cv2.cvtColor(field.rectify(image), cv2.COLOR_BGR2GRAY)
-        side = 0.9 * field.radius
-        to_field = field.homography()
-        for die in label["dice"]:
-            x, y, w, h = die["box"]
-            middle = cv2.perspectiveTransform(
-                np.array([[[x + w / 2, y + h / 2]]], np.float64), to_field
-            )[0, 0]
-            crops.append(
-                cut_square(grey, (float(middle[0]), float(middle[1])), CROP_PER_SIDE * side)
-            )
-            labels.append(COCKED if die.get("cocked") else int(die["pips"]))
+        grey = cv2.cvtColor(labelled.top, cv2.COLOR_BGR2GRAY)  # as the board reader cuts
+        for middle, value in labelled.dice:
+            crops.append(cut_square(grey, middle, CROP_PER_SIDE * labelled.side))
+            labels.append(value)
     return crops, labels
 
 

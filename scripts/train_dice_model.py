@@ -57,9 +57,8 @@ from vision.dice_model import (  # noqa: E402
     standardised,
 )
 from vision.errors import VisionError  # noqa: E402
-from vision.field_board import calibrate_field, standing_for  # noqa: E402
-from vision.images import load_image  # noqa: E402
 from vision.synth import dice_devset  # noqa: E402
+from vision.synth.photoreal import labelled_field  # noqa: E402
 
 Crops = list[npt.NDArray[np.uint8]]
 #: every photoreal set in the repository; only its renders labelled ``split: tune`` are used
@@ -375,32 +374,14 @@ def photoreal_examples(seed: int, folder: Path, copies: int) -> tuple[Crops, lis
             or "field_corners" not in label
         ):
             continue
-        image = load_image(label_file.with_name(label["image"]))
-        corners = [tuple(c) for c in label["field_corners"]]
-        standing = standing_for(label.get("variant", "backgammon"))
         try:
-            field = calibrate_field(image, corners, standing=standing).field
+            labelled = labelled_field(label_file, label)
         except VisionError as error:
             print(f"  {label_file.name} left out: {error}", flush=True)
             continue
-        top = field.rectify(image)
-        to_field = field.homography()
-        side = 0.9 * field.radius  # the die's side the board reader assumes
-        dice = []
-        for die in label.get("dice", []):
-            x, y, w, h = die["box"]
-            centre = cv2.perspectiveTransform(
-                np.array([[[x + w / 2, y + h / 2]]], np.float64), to_field
-            )[0, 0]
-            dice.append(
-                (
-                    (float(centre[0]), float(centre[1])),
-                    side,
-                    COCKED if die.get("cocked") else int(die["pips"]),
-                )
-            )
+        dice = [(middle, labelled.side, value) for middle, value in labelled.dice]
         rng = np.random.default_rng((seed, 17, number))
-        for crop, value in _examples_of(top, dice, rng, copies=copies, bare=250):
+        for crop, value in _examples_of(labelled.top, dice, rng, copies=copies, bare=250):
             crops.append(crop)
             labels.append(value)
     return crops, labels

@@ -276,7 +276,12 @@ def test_vision_reads_without_its_renderers() -> None:
     }
     assert {module: found for module, found in wrong.items() if found} == {}
     renderers = [m for m in modules() if _inside(m, ("vision.synth",))]
-    assert sorted(renderers) == ["vision.synth", "vision.synth.dice_devset", "vision.synth.render"]
+    assert sorted(renderers) == [
+        "vision.synth",
+        "vision.synth.dice_devset",
+        "vision.synth.photoreal",
+        "vision.synth.render",
+    ]
 
 
 def test_the_referee_knows_nothing_of_the_table() -> None:

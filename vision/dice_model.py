@@ -129,7 +129,6 @@ class FaceModel:
     """The network, as OpenCV's dnn module runs it (one forward pass at a time)."""
 
     net: cv2.dnn.Net
-    path: str
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def scores(self, crops: npt.NDArray[np.uint8]) -> FloatArray:
@@ -159,7 +158,7 @@ def load_model(path: str | None = None) -> FaceModel:
         net = cv2.dnn.readNetFromONNX(path)
     except cv2.error as error:
         raise ValueError(f"{path} is not a die-face model (OpenCV could not load it)") from error
-    model = FaceModel(net, path)
+    model = FaceModel(net)
     try:
         shape = model.scores(np.zeros((1, CROP, CROP), np.uint8)).shape
     except cv2.error as error:

@@ -751,6 +751,8 @@ def _not_the_cube(top: Image, bar: Sequence[Checker], cube: FieldCube) -> list[C
 MODEL_SURE = (0.8, 0.95, 0.9)
 #: how sure of a face the model must be, a crop read once, for its place to be read every way
 SHORTLIST = 0.7
+#: a die's side, in checker radii (16 mm beside a checker of 36-40 mm)
+DIE_SIDE = 0.9
 #: the least distance between two dice's middles, in die sides (a little under touching)
 DIE_GAP = 0.8
 
@@ -800,7 +802,7 @@ def field_dice(
 
     add_sure, reject_sure, overrule_sure = MODEL_SURE
     radius = geometry.radius
-    side = 0.9 * radius  # a die's side, field pixels
+    side = DIE_SIDE * radius  # a die's side, field pixels
     # a face's side as the pip reader judges it, in die sides (a one's is judged from its pip)
     sizes = (0.68, 1.5)
     least_rim = 0.2 * radius

@@ -3,6 +3,7 @@ things that are not dice, bad input. No training here but the slow smoke test of
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from vision.dice_model import (
+    COCKED,
     CROP,
     LABELS,
     NOT_A_DIE,
@@ -22,7 +24,10 @@ from vision.dice_model import (
     standardised,
 )
 from vision.errors import ImageError
+from vision.field_board import calibrate_field
+from vision.images import load_image
 from vision.synth.dice_devset import plain_scene
+from vision.synth.photoreal import labelled_field
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a die's side on a board camera's rectified field (a little under half a checker's width)
@@ -172,3 +177,22 @@ def test_the_training_script_runs_and_writes_a_loadable_model(tmp_path: Path) ->
     assert done.returncode == 0, done.stderr[-2000:]
     model = load_model(str(out))
     assert model.probabilities(np.zeros((2, CROP, CROP), np.uint8)).shape == (2, LABELS)
+
+
+def test_a_renders_labelled_dice_land_on_its_rectified_field_as_the_reader_crops_them() -> None:
+    label_file = ROOT / "tests" / "data" / "photoreal" / "tournament-felt-000034.json"
+    label = json.loads(label_file.read_text())
+    labelled = labelled_field(label_file, label)
+    field = calibrate_field(
+        load_image(label_file.with_name(label["image"])),
+        [tuple(c) for c in label["field_corners"]],
+    ).field
+    assert labelled.side == pytest.approx(0.9 * field.radius)
+    assert [value for _m, value in labelled.dice] == [COCKED, 2]  # the 5 leans on something
+    height, width = labelled.top.shape[:2]
+    for (middle, _value), die in zip(labelled.dice, label["dice"], strict=True):
+        assert 0 <= middle[0] < width and 0 <= middle[1] < height
+        # back on the camera's picture, each middle is its box's middle
+        x, y, w, h = die["box"]
+        seen = field.to_camera(np.array([middle], np.float64))[0]
+        assert seen == pytest.approx((x + w / 2, y + h / 2), abs=0.5)

@@ -1,0 +1,54 @@
+"""The photoreal development set's dice as the board reader sees them, for training and measuring.
+
+A labelled render (``NAME.jpg`` + ``NAME.json`` with ``field_corners`` and ``dice``, as
+``python -m synth`` writes them) is calibrated on itself with its labelled corners (with its
+game's standing stacks, :func:`vision.field_board.standing_for`); its field is rectified, and each
+labelled die's middle is taken onto that field. ``scripts/train_dice_model.py`` cuts its training
+crops there and ``benchmarks/bench_dice_model.py`` reads the model there, so both see a die
+exactly as :func:`vision.field_board.field_dice` crops it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.dice_model import COCKED
+from vision.field_board import DIE_SIDE, calibrate_field, standing_for
+from vision.images import Image, load_image
+
+
+@dataclass(frozen=True)
+class LabelledField:
+    """A render's rectified field (BGR), a die's side there as the board reader assumes it
+    (field pixels), and each labelled die: its middle on the field and its label (1..6 pips, or
+    :data:`vision.dice_model.COCKED` for a die leaning on something)."""
+
+    top: Image
+    side: float
+    dice: list[tuple[tuple[float, float], int]]
+
+
+def labelled_field(label_file: Path, label: dict[str, Any]) -> LabelledField:
+    """The field and dice of the render labelled by ``label`` (read from ``label_file``).
+
+    Raises :class:`vision.errors.VisionError` when calibration refuses the frame.
+    """
+    image = load_image(label_file.with_name(label["image"]))
+    corners = [tuple(c) for c in label["field_corners"]]
+    standing = standing_for(label.get("variant", "backgammon"))
+    field = calibrate_field(image, corners, standing=standing).field
+    to_field = field.homography()
+    dice = []
+    for die in label.get("dice", []):
+        x, y, w, h = die["box"]
+        middle = cv2.perspectiveTransform(
+            np.array([[[x + w / 2, y + h / 2]]], np.float64), to_field
+        )[0, 0]
+        value = COCKED if die.get("cocked") else int(die["pips"])
+        dice.append(((float(middle[0]), float(middle[1])), value))
+    return LabelledField(field.rectify(image), DIE_SIDE * field.radius, dice)
