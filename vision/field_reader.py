@@ -39,6 +39,9 @@ _RADII = np.array([0.85, 0.95, 1.05, 1.15])
 #: two checker sets differ by at least this much (Lab, 8-bit): players must tell them apart at a
 #: glance; two groups closer than this are one set split by its light (lit and shaded)
 LEAST_SEPARATION = 30.0
+#: a pyramid's whole rims ring at least this much more than its bare places (see
+#: :func:`pyramid_count`); below it, the fit is to noise
+PYRAMID_CONTRAST = 0.45
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,7 +394,84 @@ def _row(
         for index, (x, y, gap) in enumerate(gaps)
         if index in layered
     ]
+    if length >= settings.full_row:
+        # a third layer and more: the rims the row's places and gaps show fit a pyramid
+        many = pyramid_count([ring for _x, _y, ring in places[:length]], [g for *_, g in gaps])
+        if many is not None:
+            return _pyramid_checkers(gradients, places[:length], gaps, many, radius), refused
     return row + over, refused
+
+
+def pyramid_slots(length: int, many: int) -> list[tuple[int, int]]:
+    """The slots ``many`` checkers fill in a pyramid laid on a row of ``length``: (layer from 0,
+    index along the row in half checkers). Each layer lies over the gaps of the one under it and
+    is laid from the point's base: ``length`` + (``length`` - 1) + ... + 1 checkers at most."""
+    slots = [
+        (layer, 2 * index + layer) for layer in range(length) for index in range(length - layer)
+    ]
+    return slots[:many]
+
+
+def pyramid_rims(length: int, many: int) -> FloatArray:
+    """How much of the topmost checker's rim shows at each of the row's places and gaps (index
+    along the row in half checkers, 2 x ``length`` - 1 of them) in a pyramid of ``many``
+    (:func:`pyramid_slots`): a checker of the layer above, lying over half of one, hides a third
+    of its rim; nothing there shows no rim (0)."""
+    slots = pyramid_slots(length, many)
+    taken = set(slots)
+    top: dict[int, int] = {}  # along -> the topmost layer there
+    for layer, along in slots:
+        top[along] = max(layer, top.get(along, 0))
+    shown = np.zeros(2 * length - 1)
+    for along, layer in top.items():
+        covered = sum((layer + 1, along + side) in taken for side in (-1, 1))
+        shown[along] = 1.0 - covered / 3.0
+    return shown
+
+
+def pyramid_count(places: Sequence[float], gaps: Sequence[float]) -> int | None:
+    """How many checkers lie on a full row whose ``places`` and the ``gaps`` between them ring so,
+    where that needs a third layer or more; None where a row and a second layer explain the
+    rims as well (the row's own reading stands).
+
+    The rims seen along a stack are those of the topmost checkers (:func:`pyramid_rims`): each
+    pyramid from the row alone to the full one is fitted to the ring scores, with the scores of
+    a bare place and of a whole rim (the board's contrast) fitted too; the one that fits best is
+    taken when it has a third layer and its whole rims ring at least ``PYRAMID_CONTRAST`` more
+    than bare places.
+    """
+    length = len(places)
+    if length < 2 or len(gaps) < length - 1:
+        return None
+    seen = np.empty(2 * length - 1)
+    seen[0::2], seen[1::2] = places, gaps[: length - 1]
+    best: tuple[float, int, float] | None = None
+    for many in range(length, length * (length + 1) // 2 + 1):
+        shown = pyramid_rims(length, many)
+        design = np.stack([np.ones_like(shown), shown], axis=1)
+        (bare, whole), *_ = np.linalg.lstsq(design, seen, rcond=None)
+        misfit = float(np.sum((design @ np.array([bare, whole]) - seen) ** 2))
+        if best is None or misfit < best[0]:
+            best = (misfit, many, float(whole))
+    if best is None or best[1] < 2 * length or best[2] < PYRAMID_CONTRAST:
+        return None
+    return best[1]
+
+
+def _pyramid_checkers(
+    gradients: Gradients,
+    places: Sequence[tuple[float, float, float]],
+    gaps: Sequence[tuple[float, float, float]],
+    many: int,
+    radius: float,
+) -> list[Checker]:
+    """The ``many`` checkers of a pyramid on ``places``: each at its place or gap (a checker
+    lying over a gap of the layer under it lies over a place of the row, or a gap)."""
+    checkers = []
+    for layer, along in pyramid_slots(len(places), many):
+        x, y, ring = places[along // 2] if along % 2 == 0 else gaps[along // 2]
+        checkers.append(Checker(x, y, radius, ring, gradients.disc_colour(x, y, radius), layer + 1))
+    return checkers
 
 
 def stack_count(row: Sequence[Checker]) -> int:

@@ -22,7 +22,14 @@ from vision.field_board import (
     read_field,
     synthetic_field_corners,
 )
-from vision.field_reader import LEAST_SEPARATION, Checker, learn_colours
+from vision.field_reader import (
+    LEAST_SEPARATION,
+    Checker,
+    learn_colours,
+    pyramid_count,
+    pyramid_rims,
+    pyramid_slots,
+)
 from vision.synth.render import DrawnScene, Style, random_scene, random_style, render_frame
 
 SIZE = (1280, 720)
@@ -134,6 +141,44 @@ def test_one_set_split_by_its_light_is_not_two_sets() -> None:
     colours = learn_colours(_checkers_of([lit] * 8 + [40.0] * 7))
     assert colours.white[0] == pytest.approx(lit)
     assert colours.black[0] == pytest.approx(40.0)
+
+
+def test_a_pyramid_fills_each_layer_over_the_gaps_of_the_one_under_it() -> None:
+    # five in a row, four over their gaps, then three, two, one: fifteen
+    slots = pyramid_slots(5, 15)
+    assert len(slots) == 15
+    assert [along for layer, along in slots if layer == 0] == [0, 2, 4, 6, 8]
+    assert [along for layer, along in slots if layer == 1] == [1, 3, 5, 7]
+    assert [along for layer, along in slots if layer == 4] == [4]
+    assert pyramid_slots(5, 7) == [(0, 0), (0, 2), (0, 4), (0, 6), (0, 8), (1, 1), (1, 3)]
+
+
+def test_a_pyramid_shows_the_whole_rims_of_its_top_checkers_and_parts_of_those_under_them() -> None:
+    # a row alone: whole rims at the places, none between
+    assert pyramid_rims(5, 5).tolist() == [1, 0, 1, 0, 1, 0, 1, 0, 1]
+    # a full second layer: its rims whole; the row's ends keep two thirds of theirs (one
+    # checker lies over each), its middle places a third (one either side)
+    assert pyramid_rims(5, 9) == pytest.approx([2 / 3, 1, 1 / 3, 1, 1 / 3, 1, 1 / 3, 1, 2 / 3])
+    # twelve: the third layer's three whole, the second layer's ends two thirds, its middle a
+    # third, the row's ends two thirds
+    assert pyramid_rims(5, 12) == pytest.approx([2 / 3, 2 / 3, 1, 1 / 3, 1, 1 / 3, 1, 2 / 3, 2 / 3])
+
+
+def test_a_pyramid_is_counted_from_its_rims_only_where_it_needs_a_third_layer() -> None:
+    whole, bare = 0.85, 0.15
+
+    def ringing(many: int) -> tuple[list[float], list[float]]:
+        rims = bare + (whole - bare) * pyramid_rims(5, many)
+        return rims[0::2].tolist(), rims[1::2].tolist()
+
+    for many in (10, 12, 14, 15):
+        assert pyramid_count(*ringing(many)) == many
+    # a row with a second layer or none is the row's own reading to make
+    for many in (5, 6, 9):
+        assert pyramid_count(*ringing(many)) is None
+    # a twelve's pattern in rims that hardly stand out from the bare places is noise
+    faint = 0.4 + 0.2 * pyramid_rims(5, 12)
+    assert pyramid_count(faint[0::2].tolist(), faint[1::2].tolist()) is None
 
 
 def test_starting_position_is_read_exactly() -> None:

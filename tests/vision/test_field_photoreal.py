@@ -209,6 +209,20 @@ def test_a_second_layer_ringing_over_the_gaps_counts_the_row_under_it(
     assert _counts(observation, location) == labels["locations"][location]
 
 
+@pytest.mark.parametrize(
+    ("stem", "location"),
+    [(HELDOUT6 / "wooden-folding-030021", "p6"), (PHOTOREAL / "tournament-felt-000016", "p4")],
+)
+def test_a_pyramid_of_three_layers_is_counted_from_the_rims_it_shows(
+    stem: Path, location: str
+) -> None:
+    # five in a row, four over their gaps and two or three more on top: the top layer's rims
+    # ring whole, the layers under it show only the parts left uncovered
+    labels, observation = _read_on_itself(stem)
+    assert sum(labels["locations"][location].values()) >= 10
+    assert _counts(observation, location) == labels["locations"][location]
+
+
 def test_a_die_ringing_over_a_gap_of_a_bare_point_is_no_second_layer() -> None:
     # a red die lies on the bare pink p2: it rings as clearly as a checker lying over the gap
     # between two places, but colour says the board is bare under it
