@@ -449,10 +449,11 @@ def pyramid_count(places: Sequence[float], gaps: Sequence[float]) -> int | None:
     for many in range(length, length * (length + 1) // 2 + 1):
         shown = pyramid_rims(length, many)
         design = np.stack([np.ones_like(shown), shown], axis=1)
-        (bare, whole), *_ = np.linalg.lstsq(design, seen, rcond=None)
-        misfit = float(np.sum((design @ np.array([bare, whole]) - seen) ** 2))
+        # the ring of a bare place, and how much more a whole rim rings
+        (bare, contrast), *_ = np.linalg.lstsq(design, seen, rcond=None)
+        misfit = float(np.sum((design @ np.array([bare, contrast]) - seen) ** 2))
         if best is None or misfit < best[0]:
-            best = (misfit, many, float(whole))
+            best = (misfit, many, float(contrast))
     if best is None or best[1] < 2 * length or best[2] < PYRAMID_CONTRAST:
         return None
     return best[1]
