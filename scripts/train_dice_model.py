@@ -11,14 +11,15 @@ Training data, all regenerated on each run (nothing downloaded, nothing stored b
   pips), turned, a little foreshortened, with a side face and a shadow, blurred, noisy and
   JPEG-compressed, on wood, felt or plain boards with checkers, point edges and a cube around;
   a die leaning on a checker is the "cocked" label; crops of the same boards with no die in the
-  middle (bare board, a checker's rim, a point's edge, the cube's digits, a die off to one side)
-  are "no die";
+  middle (bare board, a checker's rim, a point's edge, the cube's digits, a word printed on the
+  board, a die off to one side) are "no die";
 * the dice development set's TUNING families only (``real-tinted``, ``real-degraded``,
   ``drawn``: :data:`vision.synth.dice_devset.TUNING`), each labelled die cut out four times (turned at random), and
   bare patches of the same photos;
 * the photoreal renders in every ``tests/data/photoreal*`` set whose label says ``"split": "tune"``
   (never ``heldout``, never the public photos of the ``real`` family): each die cut from the rectified field as the board reader sees it, many times over
-  (turned, mirrored, shifted, rescaled, relit), and bare patches of those fields.
+  (turned, mirrored, shifted, rescaled, relit), and bare patches of those fields (half of them
+  anywhere, half where the field has detail: a printed word, a point's tip, a checker's rim).
 
 A tenth of the examples is kept apart and the accuracy on it printed. The model is the small
 convolutional network of :mod:`vision.dice_model`, trained with PyTorch on the CPU (AdamW, one-cycle
@@ -165,6 +166,37 @@ def _cube(
     canvas[:] = canvas * (1 - share) + ink.astype(np.float32) * share
 
 
+#: Hershey fonts a board's printed name or maker's word may look like
+_FONTS = (
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX,
+    cv2.FONT_HERSHEY_PLAIN,
+)
+
+
+def _lettering(
+    canvas: npt.NDArray[np.float32], rng: np.random.Generator, centre: tuple[float, float]
+) -> None:
+    """A word printed on the board (its name, a maker's mark) running through ``centre``:
+    capitals a third of a die to a die high; round letters (O, D, B) ring like pips."""
+    word = "".join(rng.choice(list("ABCDEGKMNOPRSTUVY"), int(rng.integers(3, 11))))
+    font = int(rng.choice(_FONTS))
+    height = DRAWN_SIDE * rng.uniform(0.35, 1.0)
+    (_w, unit), _ = cv2.getTextSize("M", font, 1.0, 1)
+    scale = height / max(unit, 1)
+    thickness = max(1, round(scale * rng.uniform(1.0, 2.5)))
+    (width, tall), _ = cv2.getTextSize(word, font, scale, thickness)
+    x = centre[0] - width * rng.uniform(0.1, 0.9)
+    y = centre[1] + tall / 2 + rng.uniform(-0.3, 0.3) * tall
+    glyphs = np.zeros(canvas.shape[:2], np.uint8)  # OpenCV writes text on 8-bit images only
+    cv2.putText(glyphs, word, (round(x), round(y)), font, scale, 255, thickness, cv2.LINE_AA)
+    ink = rng.uniform(0, 255, 3).astype(np.float32)
+    share = (glyphs.astype(np.float32) / 255)[..., None]
+    canvas[:] = canvas * (1 - share) + ink * share
+
+
 def _shrunk(
     canvas: npt.NDArray[np.float32], rng: np.random.Generator, factor: float
 ) -> npt.NDArray[np.uint8]:
@@ -195,7 +227,7 @@ def drawn_example(rng: np.random.Generator) -> tuple[npt.NDArray[np.uint8], int]
         label = NOT_A_DIE
     centre = middle
     if label == NOT_A_DIE:
-        what = rng.choice(4, p=[0.4, 0.25, 0.1, 0.25])
+        what = rng.choice(5, p=[0.35, 0.2, 0.1, 0.2, 0.15])
         if what == 0:  # a die, but off the crop's middle (the model must say where a die is)
             angle = rng.uniform(0, 2 * math.pi)
             reach = rng.uniform(0.5, 1.3) * DRAWN_SIDE
@@ -221,6 +253,8 @@ def drawn_example(rng: np.random.Generator) -> tuple[npt.NDArray[np.uint8], int]
             )
         elif what == 2:
             _cube(canvas, rng, (middle[0] + rng.uniform(-4, 4), middle[1] + rng.uniform(-4, 4)))
+        elif what == 4:  # a word printed on the board
+            _lettering(canvas, rng, middle)
         # what == 3: the bare board (with whatever _board put around it)
     elif label == COCKED:  # leaning on a checker: its top face steeply foreshortened
         angle = rng.uniform(0, 2 * math.pi)
@@ -325,11 +359,26 @@ def _examples_of(
             yield _relit(crop, rng), NOT_A_DIE
     sides = [s for _c, s, _l in dice] or [0.04 * width]
     typical = float(np.median(sides))
+    # half the bare patches where the picture has detail (a printed word, a point's tip, a
+    # checker's rim, grain): where a reader looking for pips looks, and most often errs
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    detail = cv2.blur(
+        cv2.magnitude(
+            cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+        ),
+        (max(1, round(typical / 2)), max(1, round(typical / 2))),
+    )[::2, ::2]
+    weights = detail.ravel().astype(np.float64) ** 2
+    weights /= max(float(weights.sum()), 1e-9)
     made = 0
-    for _ in range(bare * 20):
+    for attempt in range(bare * 20):
         if made >= bare:
             break
-        x, y = rng.uniform(0, width), rng.uniform(0, height)
+        if attempt % 2:
+            spot = int(rng.choice(weights.size, p=weights))
+            y, x = 2.0 * (spot // detail.shape[1]), 2.0 * (spot % detail.shape[1])
+        else:
+            x, y = rng.uniform(0, width), rng.uniform(0, height)
         if any(math.hypot(x - c[0], y - c[1]) < 1.5 * max(s, typical) for c, s, _l in dice):
             continue
         made += 1

@@ -179,6 +179,29 @@ def test_the_training_script_runs_and_writes_a_loadable_model(tmp_path: Path) ->
     assert model.probabilities(np.zeros((2, CROP, CROP), np.uint8)).shape == (2, LABELS)
 
 
+def test_the_training_script_prints_a_board_word_through_the_crops_middle() -> None:
+    # "no die" examples include a board's printed name: a word running through the middle, its
+    # capitals no taller than a die (no PyTorch needed to draw it)
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "train_dice_model", ROOT / "scripts" / "train_dice_model.py"
+    )
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    side = script.DRAWN_SIDE
+    for seed in range(20):
+        canvas = np.full((128, 128, 3), 200.0, np.float32)
+        script._lettering(canvas, np.random.default_rng(seed), (64.0, 64.0))
+        inked = np.abs(canvas - 200.0).max(axis=2) > 40
+        rows, columns = np.flatnonzero(inked.any(axis=1)), np.flatnonzero(inked.any(axis=0))
+        assert len(rows), seed
+        assert rows.max() - rows.min() <= 1.2 * side, seed
+        assert rows.min() <= 64 + side / 2 and rows.max() >= 64 - side / 2, seed
+        assert columns.min() < 64 < columns.max(), seed
+
+
 def test_a_renders_labelled_dice_land_on_its_rectified_field_as_the_reader_crops_them() -> None:
     label_file = ROOT / "tests" / "data" / "photoreal" / "tournament-felt-000034.json"
     label = json.loads(label_file.read_text())
