@@ -700,14 +700,17 @@ def read_field(
     if strips is not None and calibration.empty is not None:
         light = _local_light(_all_checkers(evidence), strips, calibration.empty, field)
     observation = _observation(evidence, calibration, settings, frame=frame, time=time, light=light)
-    dice = field_dice(top, field, evidence, calibration.empty, strips=strips)
-    observation = replace(observation, dice=dice, cube=cube)
+    dice = find_field_dice(top, field, evidence, calibration.empty, strips=strips)
+    observation = replace(observation, dice=dice.roll, cube=cube)
     if calibration.empty is not None and strips is not None:
         # every checker counted hides the board (a stack leaning in the view whose rims do not
         # ring true is still a stack), and so does a stack standing at a point's base, whether or
-        # not its colour told it; a hand is told by its size, or by the arm it reaches with
+        # not its colour told it; and so do the dice, those of the roll and the faces set aside
+        # (die-sized); a hand is told by its size, or by the arm it reaches with
         hiding: list[_Round] = [*_all_checkers(evidence), *_stack_bases(field, standing)]
-        strange = strange_cells(strips, field, calibration.empty, hiding, settings, dice)
+        strange = strange_cells(
+            strips, field, calibration.empty, hiding, settings, (*dice.roll, *dice.aside)
+        )
         foreign = foreign_area(strange, calibration.field, settings)
         arm = arm_area(bands, strange, calibration.field)
         extra = {**observation.extra, "foreign": foreign, "arm": arm}
@@ -746,15 +749,25 @@ def _not_the_cube(top: Image, bar: Sequence[Checker], cube: FieldCube) -> list[C
 
 
 #: how sure the die-face model must be (its softmax share, each crop read in its eight turns and
-#: mirror images) to add a die no pips were read for, to drop a face read from pips, and to change
-#: a face's count; chosen on the photoreal tuning split (see scripts/train_dice_model.py)
-MODEL_SURE = (0.8, 0.95, 0.9)
+#: mirror images) to add a die no pips were read for, to keep a face read from pips (the share
+#: of the six faces together: less, and the model takes it for no die or a leaning one), and to
+#: change a face's count; chosen on the photoreal tuning split (see scripts/train_dice_model.py)
+MODEL_SURE = (0.8, 0.8, 0.9)
 #: how sure of a face the model must be, a crop read once, for its place to be read every way
 SHORTLIST = 0.7
 #: a die's side, in checker radii (16 mm beside a checker of 36-40 mm)
 DIE_SIDE = 0.9
 #: the least distance between two dice's middles, in die sides (a little under touching)
 DIE_GAP = 0.8
+
+
+class FieldDice(NamedTuple):
+    """What :func:`find_field_dice` found: the ``roll`` (the dice lying flat) and the faces read
+    from pips that the die-face model set ``aside`` (a die leaning on a checker, a mark of the
+    board: something die-sized, never a hand), boxes in camera pixels."""
+
+    roll: tuple[DieReading, ...]
+    aside: tuple[DieReading, ...]
 
 
 def field_dice(
@@ -767,7 +780,23 @@ def field_dice(
     strips: FloatArray | None = None,
 ) -> tuple[DieReading, ...]:
     """The dice lying flat on the field, boxes in camera pixels, each with the half of the board
-    (``left`` or ``right`` of the bar, from White's seat) it lies in.
+    (``left`` or ``right`` of the bar, from White's seat) it lies in: the roll of
+    :func:`find_field_dice`."""
+    return find_field_dice(top, geometry, evidence, empty, learned=learned, strips=strips).roll
+
+
+def find_field_dice(
+    top: Image,
+    geometry: Field,
+    evidence: FieldEvidence,
+    empty: EmptyBoard | None = None,
+    *,
+    learned: bool = True,
+    strips: FloatArray | None = None,
+) -> FieldDice:
+    """The dice lying flat on the field (the roll), boxes in camera pixels, each with the half of
+    the board (``left`` or ``right`` of the bar, from White's seat) it lies in; and the faces set
+    aside (see :class:`FieldDice`).
 
     Pips are looked for away from the checkers and off the bar (a die there is no roll: it is
     thrown again; the cube rests there, its digits pip-like), over the field (with the empty
@@ -788,7 +817,8 @@ def field_dice(
     kept (the others are the board's own marks that came closest to passing for dice).
 
     With ``learned`` (the default) the die-face model of :mod:`vision.dice_model` has its say
-    too. Of each face read from pips it drops one it is sure is no die, and takes its own count
+    too. Of each face read from pips it keeps only one it takes for a flat die's face (not for a
+    board's mark, nor for a die leaning on a checker), and takes its own count
     where it is sure of another. Where fewer than two places then hold a die, it reads every
     place where something compact lies on the bare board (the pips of small, blurred dice are
     often too faint to make out one by one, the face as a whole is not); the places it is fairly
@@ -798,9 +828,9 @@ def field_dice(
     ``strips`` is :func:`_column_strips` of ``top`` when the caller has it already.
     """
     # imported here: the model's weights load only when a board's dice are first read
-    from vision.dice_model import CROP_PER_SIDE, NOT_A_DIE, FaceGuess, classify_crops, cut_square
+    from vision.dice_model import CROP_PER_SIDE, FaceGuess, classify_crops, cut_square
 
-    add_sure, reject_sure, overrule_sure = MODEL_SURE
+    add_sure, keep_sure, overrule_sure = MODEL_SURE
     radius = geometry.radius
     side = DIE_SIDE * radius  # a die's side, field pixels
     # a face's side as the pip reader judges it, in die sides (a one's is judged from its pip)
@@ -931,13 +961,17 @@ def field_dice(
             every_way=every_way,
         )
 
+    aside: list[DieReading] = []
     if learned and found:  # the model's word on each face
         places = [centre(d) for _b, _s, d in found]
         checked = []
         for (from_body, standing, die), guess in zip(
             found, guesses_at(places, every_way=True), strict=True
         ):
-            if guess.label == NOT_A_DIE and guess.probability >= reject_sure:
+            # a face is kept where the model gives the six faces together its keeping share:
+            # a board's mark or a die leaning on a checker, read from "pips", is not
+            if sum(guess.probabilities[1:7]) < keep_sure:
+                aside.append(die)
                 continue
             if 1 <= guess.label <= 6 and guess.probability >= overrule_sure:
                 die = replace(die, pips=guess.label)
@@ -994,17 +1028,21 @@ def field_dice(
                 taken.append((x, y))
     placed = one_per_place(found)
     placed.sort(key=lambda item: (-item[0], -item[1].confidence))
-    readings = []
     bar_middle = (geometry.bar[0] + geometry.bar[1]) / 2
-    for _standing, die in placed[:2]:
+
+    def in_camera(die: DieReading) -> DieReading:
         x, y, w, h = die.box
         corners = np.array([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], np.float64)
         seen = geometry.to_camera(corners)
         (x0, y0), (x1, y1) = seen.min(axis=0), seen.max(axis=0)
         box = (int(x0), int(y0), math.ceil(x1 - x0), math.ceil(y1 - y0))
         half = "left" if x + w / 2 < bar_middle else "right"
-        readings.append(replace(die, box=box, half=half))
-    return tuple(sorted(readings, key=lambda d: (d.box[0], d.box[1])))
+        return replace(die, box=box, half=half)
+
+    readings = sorted(
+        (in_camera(die) for _s, die in placed[:2]), key=lambda d: (d.box[0], d.box[1])
+    )
+    return FieldDice(tuple(readings), tuple(in_camera(die) for die in aside))
 
 
 def field_lab(top: Image) -> FloatArray:
