@@ -28,6 +28,7 @@ from vision.field_board import (
     calibrate_field,
     field_dice,
     field_lab,
+    find_field_dice,
     read_field,
 )
 from vision.field_reader import FieldEvidence, RingSettings, find_checkers
@@ -180,6 +181,22 @@ def test_faces_read_from_pips_that_the_model_takes_for_no_flat_die_are_dropped(
     image = load_image(data / labels["image"])
     calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
     assert [d.pips for d in read_field(image, calibration).dice if not d.cocked] == []
+
+
+def test_a_face_set_aside_by_the_model_still_hides_the_board_from_the_hand_test() -> None:
+    # a 1 the model does not take for a flat die's face: dropped from the roll, it is still a die
+    # lying on the board, not something foreign there
+    labels = json.loads((PHOTOREAL / "tournament-leather-000011.json").read_text())
+    assert not labels["occluded"], "the render has no hand over the field"
+    image = load_image(PHOTOREAL / labels["image"])
+    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    top = calibration.field.rectify(image)
+    evidence = find_checkers(
+        top, calibration.field, RingSettings(), _voucher(field_lab(top), calibration)
+    )
+    found = find_field_dice(top, calibration.field, evidence, calibration.empty)
+    assert found.aside, "no face was set aside"
+    assert read_field(image, calibration).state != "occluded"
 
 
 # --- the photoreal set ----------------------------------------------------------------------
