@@ -700,7 +700,7 @@ def read_field(
     if strips is not None and calibration.empty is not None:
         light = _local_light(_all_checkers(evidence), strips, calibration.empty, field)
     observation = _observation(evidence, calibration, settings, frame=frame, time=time, light=light)
-    dice = find_field_dice(top, field, evidence, calibration.empty, strips=strips)
+    dice = field_dice(top, field, evidence, calibration.empty, strips=strips)
     observation = replace(observation, dice=dice.roll, cube=cube)
     if calibration.empty is not None and strips is not None:
         # every checker counted hides the board (a stack leaning in the view whose rims do not
@@ -762,7 +762,7 @@ DIE_GAP = 0.8
 
 
 class FieldDice(NamedTuple):
-    """What :func:`find_field_dice` found: the ``roll`` (the dice lying flat) and the faces read
+    """What :func:`field_dice` found: the ``roll`` (the dice lying flat) and the faces read
     from pips that the die-face model set ``aside`` (a die leaning on a checker, a mark of the
     board: something die-sized, never a hand), boxes in camera pixels."""
 
@@ -771,21 +771,6 @@ class FieldDice(NamedTuple):
 
 
 def field_dice(
-    top: Image,
-    geometry: Field,
-    evidence: FieldEvidence,
-    empty: EmptyBoard | None = None,
-    *,
-    learned: bool = True,
-    strips: FloatArray | None = None,
-) -> tuple[DieReading, ...]:
-    """The dice lying flat on the field, boxes in camera pixels, each with the half of the board
-    (``left`` or ``right`` of the bar, from White's seat) it lies in: the roll of
-    :func:`find_field_dice`."""
-    return find_field_dice(top, geometry, evidence, empty, learned=learned, strips=strips).roll
-
-
-def find_field_dice(
     top: Image,
     geometry: Field,
     evidence: FieldEvidence,

@@ -28,7 +28,6 @@ from vision.field_board import (
     calibrate_field,
     field_dice,
     field_lab,
-    find_field_dice,
     read_field,
 )
 from vision.field_reader import FieldEvidence, RingSettings, find_checkers
@@ -56,7 +55,7 @@ class Board:
             self.field,
             self.evidence,
             self.calibration.empty if empty else None,
-        )
+        ).roll
 
     def centre(self, die: DieReading) -> tuple[float, float]:
         """A die's middle in field pixels (its box is in camera pixels)."""
@@ -66,16 +65,21 @@ class Board:
         return float(fx), float(fy)
 
 
-@pytest.fixture(scope="module")
-def board() -> Board:
-    labels = json.loads((PHOTOREAL / f"{SAMPLE}.json").read_text())
+def _read_board(name: str) -> tuple[Image, Board]:
+    """A photoreal render calibrated on itself, its field rectified and its checkers found."""
+    labels = json.loads((PHOTOREAL / f"{name}.json").read_text())
     image = load_image(PHOTOREAL / labels["image"])
     calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
     top = calibration.field.rectify(image)
     evidence = find_checkers(
         top, calibration.field, RingSettings(), _voucher(field_lab(top), calibration)
     )
-    return Board(calibration, top, evidence, labels)
+    return image, Board(calibration, top, evidence, labels)
+
+
+@pytest.fixture(scope="module")
+def board() -> Board:
+    return _read_board(SAMPLE)[1]
 
 
 def _paste(top: Image, patch: Image, x: float, y: float) -> Image:
@@ -186,17 +190,11 @@ def test_faces_read_from_pips_that_the_model_takes_for_no_flat_die_are_dropped(
 def test_a_face_set_aside_by_the_model_still_hides_the_board_from_the_hand_test() -> None:
     # a 1 the model does not take for a flat die's face: dropped from the roll, it is still a die
     # lying on the board, not something foreign there
-    labels = json.loads((PHOTOREAL / "tournament-leather-000011.json").read_text())
-    assert not labels["occluded"], "the render has no hand over the field"
-    image = load_image(PHOTOREAL / labels["image"])
-    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
-    top = calibration.field.rectify(image)
-    evidence = find_checkers(
-        top, calibration.field, RingSettings(), _voucher(field_lab(top), calibration)
-    )
-    found = find_field_dice(top, calibration.field, evidence, calibration.empty)
+    image, board = _read_board("tournament-leather-000011")
+    assert not board.labels["occluded"], "the render has no hand over the field"
+    found = field_dice(board.top, board.field, board.evidence, board.calibration.empty)
     assert found.aside, "no face was set aside"
-    assert read_field(image, calibration).state != "occluded"
+    assert read_field(image, board.calibration).state != "occluded"
 
 
 # --- the photoreal set ----------------------------------------------------------------------
