@@ -809,9 +809,32 @@ def read_dice(
     return sorted(readings, key=lambda d: (d.box[0], d.box[1]))
 
 
-def read_dice_photo(image: Image, config: DiceConfig | None = None) -> list[DieReading]:
+#: a face read from pips in a photo is judged by the die-face model with the die's side taken as
+#: each of these shares of its box's longer side (the box the pips give is not quite the die's)
+PHOTO_SIDES = (0.7, 0.85, 1.0)
+
+
+def read_dice_photo(
+    image: Image, config: DiceConfig | None = None, *, learned: bool = True
+) -> list[DieReading]:
     """Every die in a photo with no board: pips of the top face, confidence, box (x, y, w, h).
+
+    With ``learned`` (the default) the die-face model (:func:`vision.dice_model.judge_faces`)
+    has its say on each face read from pips, as on a board: a face it does not take for a flat
+    die's (a die's side, a glyph, a speck) is dropped, and where it is sure of another count,
+    its count is taken.
 
     Raises :class:`vision.errors.ImageError` for an image that is not BGR uint8.
     """
-    return read_dice(image, config=config)
+    readings = read_dice(image, config=config)
+    if not learned or not readings:
+        return readings
+    # imported here: the model's weights load only when dice are first judged
+    from vision.dice_model import judge_faces
+
+    grey = np.asarray(cv2.cvtColor(check_image(image), cv2.COLOR_BGR2GRAY), np.uint8)
+    sides = [
+        tuple(share * max(w, h) for share in PHOTO_SIDES)
+        for _x, _y, w, h in (die.box for die in readings)
+    ]
+    return [die for die in judge_faces(grey, readings, sides) if die is not None]

@@ -749,10 +749,9 @@ def _not_the_cube(top: Image, bar: Sequence[Checker], cube: FieldCube) -> list[C
 
 
 #: how sure the die-face model must be (its softmax share, each crop read in its eight turns and
-#: mirror images) to add a die no pips were read for, to keep a face read from pips (the share
-#: of the six faces together: less, and the model takes it for no die or a leaning one), and to
-#: change a face's count; chosen on the photoreal tuning split (see scripts/train_dice_model.py)
-MODEL_SURE = (0.8, 0.8, 0.9)
+#: mirror images) to add a die no pips were read for; chosen on the photoreal tuning split (see
+#: scripts/train_dice_model.py). Its word on faces read from pips: :func:`vision.dice_model.judge_faces`
+MODEL_ADD = 0.8
 #: how sure of a face the model must be, a crop read once, for its place to be read every way
 SHORTLIST = 0.7
 #: a die's side, in checker radii (16 mm beside a checker of 36-40 mm)
@@ -813,9 +812,14 @@ def field_dice(
     ``strips`` is :func:`_column_strips` of ``top`` when the caller has it already.
     """
     # imported here: the model's weights load only when a board's dice are first read
-    from vision.dice_model import CROP_PER_SIDE, FaceGuess, classify_crops, cut_square
+    from vision.dice_model import (
+        CROP_PER_SIDE,
+        FaceGuess,
+        classify_crops,
+        cut_square,
+        judge_faces,
+    )
 
-    add_sure, keep_sure, overrule_sure = MODEL_SURE
     radius = geometry.radius
     side = DIE_SIDE * radius  # a die's side, field pixels
     # a face's side as the pip reader judges it, in die sides (a one's is judged from its pip)
@@ -948,20 +952,11 @@ def field_dice(
 
     aside: list[DieReading] = []
     if learned and found:  # the model's word on each face
-        places = [centre(d) for _b, _s, d in found]
-        checked = []
-        for (from_body, standing, die), guess in zip(
-            found, guesses_at(places, every_way=True), strict=True
-        ):
-            # a face is kept where the model gives the six faces together its keeping share:
-            # a board's mark or a die leaning on a checker, read from "pips", is not
-            if sum(guess.probabilities[1:7]) < keep_sure:
-                aside.append(die)
-                continue
-            if 1 <= guess.label <= 6 and guess.probability >= overrule_sure:
-                die = replace(die, pips=guess.label)
-            checked.append((from_body, standing, die))
-        found = checked
+        # a face is kept where the model takes it for a flat die's: a board's mark or a die
+        # leaning on a checker, read from "pips", is not
+        verdicts = judge_faces(grey, [d for _b, _s, d in found], [(side,)] * len(found))
+        aside = [d for (_b, _s, d), v in zip(found, verdicts, strict=True) if v is None]
+        found = [(b, s, v) for (b, s, _d), v in zip(found, verdicts, strict=True) if v is not None]
     if learned and contrast is not None and len(one_per_place(found)) < 2:
         # fewer than two dice made out from their pips: the model reads every place where
         # something compact lies on the board, half a die apart, and again a quarter of a die
@@ -999,7 +994,7 @@ def field_dice(
         sure = [
             k
             for k in shortlist
-            if 1 <= guesses[k].label <= 6 and guesses[k].probability >= add_sure
+            if 1 <= guesses[k].label <= 6 and guesses[k].probability >= MODEL_ADD
         ]
         for k in sorted(sure, key=lambda k: -guesses[k].probability):
             x, y = spots[k]
