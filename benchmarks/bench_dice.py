@@ -1,7 +1,7 @@
 """Dice benchmark (a script, not a test): the photo dice reader on each family of development data.
 
     .venv/bin/python benchmarks/bench_dice.py [--families real,drawn,...] [--drawn 300] [--seed 0]
-        [--real DIR] [--json] [--misses] [--photoreal tests/data/photoreal] [--model]
+        [--real DIR] [--json] [--misses] [--photoreal tests/data/photoreal] [--model] [--pips-only]
 
 Families come from :mod:`vision.synth.dice_devset` (made from a seed, nothing stored). ``real`` is the
 public photo set, tuned on before (reported, no longer a test); ``real-tinted``, ``real-degraded``
@@ -9,8 +9,9 @@ and ``drawn`` are the tuning families; ``real-dark`` and ``real-inverted`` are H
 at while tuning, reported apart. A die is right when a die with its pips is read in its image (the
 multiset of pips read, met with the labelled one); "extra" counts dice read that are not there (a
 cocked die read as a flat one counts as extra); an image is exact when its multiset is the labelled
-one. ``--model`` measures the learned face model (:mod:`vision.dice_model`) alone instead: each
-labelled die's crop read as 1..6. Times are CPU time (process time, one thread) of :func:`read_dice_photo` alone, so that other work on the machine does not inflate them.
+one. The photo reader lets the die-face model judge each face it reads from pips; ``--pips-only``
+reads from the pips alone, as it did before. ``--model`` measures the learned face model
+(:mod:`vision.dice_model`) alone instead: each labelled die's crop read as 1..6. Times are CPU time (process time, one thread) of :func:`read_dice_photo` alone, so that other work on the machine does not inflate them.
 """
 
 from __future__ import annotations
@@ -47,12 +48,14 @@ KINDS: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
 BY_SIZE: dict[tuple[int, int], list[float]] = collections.defaultdict(list)
 
 
-def measure(family: str, real: Path, seed: int, drawn: int, misses: bool) -> dict[str, float]:
+def measure(
+    family: str, real: Path, seed: int, drawn: int, misses: bool, learned: bool = True
+) -> dict[str, float]:
     right = total = extra = exact = images = 0
     times: list[float] = []
     for sample in samples(family, real, seed=seed, drawn=drawn):
         began = time.process_time()
-        readings = read_dice_photo(sample.image)
+        readings = read_dice_photo(sample.image, learned=learned)
         times.append(time.process_time() - began)
         BY_SIZE[(sample.image.shape[1], sample.image.shape[0])].append(times[-1])
         truth = collections.Counter(sample.pips)
@@ -177,6 +180,11 @@ def main() -> None:
         action="store_true",
         help="measure the learned face model alone on each family's labelled dice instead",
     )
+    parser.add_argument(
+        "--pips-only",
+        action="store_true",
+        help="read each photo from its pips alone, without the die-face model's word on each face",
+    )
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.model:
@@ -195,7 +203,9 @@ def main() -> None:
     for family in args.families.split(","):
         if args.misses:
             print(f"{family}:")
-        results[family] = measure(family, args.real, args.seed, args.drawn, args.misses)
+        results[family] = measure(
+            family, args.real, args.seed, args.drawn, args.misses, not args.pips_only
+        )
     speed = {
         f"{w}x{h}": {
             "frames": len(t),
