@@ -29,7 +29,8 @@ leans on the renderer's clean pictures.
 
 Prints one table row per family (tuning families and held-out families apart) and the read time
 per frame (median and worst, one core). ``--show N`` first prints up to N misread frames: the
-locations read wrong, a hand not seen or seen where there is none, and the dice there and read.
+locations read wrong, a hand not seen or seen where there is none, the dice there and read, and
+the cube labelled and read.
 """
 
 from __future__ import annotations
@@ -188,12 +189,20 @@ def main(argv: list[str] | None = None) -> int:
             cube = observation.cube
             truth_cube = labels.get("cube")
             row["cube_frames"] += 1
-            row["cube_right"] += (
+            cube_right = (
                 cube is None
                 if truth_cube is None
                 else cube is not None
                 and (cube.value, cube.place) == (truth_cube["value"], truth_cube["place"])
             )
+            row["cube_right"] += cube_right
+            if not cube_right and shown < args.show:
+                labelled = (
+                    None if truth_cube is None else (truth_cube["value"], truth_cube["place"])
+                )
+                seen_cube = None if cube is None else (cube.value, cube.place)
+                print(f"{label_file.name}: cube: labelled {labelled}, read {seen_cube}")
+                shown += 1
             row["boards"] += 1
             if "dice" in labels:  # flat dice as a multiset; a die read as cocked is not one
                 wanted = sorted(d["pips"] for d in labels["dice"] if not d.get("cocked"))
