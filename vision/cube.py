@@ -21,6 +21,8 @@ frame, a tray). So the reader
   reading wins. When no window shows a number but one in the bar's middle stands out strongly,
   the cube is taken as centred showing an emblem (as many cubes do in place of 64): 64, middle.
   (A checker resting in the bar's middle, with the cube elsewhere and unread, reads so too.)
+  So is it when the only number read is a doubtful 64 away from the middle: a cube is turned to
+  64 once in a long while, and the frame's grain or a logo's strokes pass for one.
 
 Nothing is learned: the digits are drawn at run time; the thresholds were set on the photoreal
 renders' tuning split (the renderer's own font never enters). Called by
@@ -136,8 +138,10 @@ def locate_field_cube(
         x, y, presence = places[0]
         step = MIDDLE_STEP * field.radius
         places[1:1] = [(x, y - step, presence), (x, y + step, presence)]
+    numbers: dict[tuple[float, float], int | None] = {}  # what each place read
     for x, y, presence in places:
         value, match, fx, fy = read_face(image, field, x, y)
+        numbers[x, y] = value
         if best is None or match > best[0]:
             best = (match, value, fx, fy, presence)
         if value is not None and match >= SURE:
@@ -146,12 +150,22 @@ def locate_field_cube(
         return None
     match, value, x, y, presence = best
     place = cube_place(field, x, y)
+    # something clearly not the bare bar in the bar's middle, that showed no number there
+    middle = [
+        c
+        for c in candidates
+        if c[2] >= EMBLEM
+        and cube_place(field, c[0], c[1]) == "middle"
+        and numbers.get((c[0], c[1])) is None
+    ]
+    if value == 64 and match < SURE and place != "middle" and middle:
+        # a 64 read doubtfully away from the middle (a cube is turned to 64 once in a long
+        # while; the frame's grain and a logo's strokes pass for one) beside a blank centred
+        # cube: the cube is centred, its 64 an emblem
+        value = None
     if value is None:
         # no number anywhere: an emblem on a centred cube reads 64, if something clearly not
         # the bare bar lies in the bar's middle
-        middle = [
-            c for c in candidates if c[2] >= EMBLEM and cube_place(field, c[0], c[1]) == "middle"
-        ]
         if not middle:
             return None
         place, value, match = "middle", 64, 0.5
