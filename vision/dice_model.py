@@ -77,6 +77,11 @@ class FaceGuess:
         """How sure the model is that a die lies there, flat or cocked."""
         return 1.0 - self.probabilities[NOT_A_DIE]
 
+    @property
+    def face_probability(self) -> float:
+        """How sure the model is that a flat die's face lies there: the six faces together."""
+        return sum(self.probabilities[1:COCKED])
+
 
 def crop_die(image: Image, centre: tuple[float, float], side: float) -> npt.NDArray[np.uint8]:
     """The grey CROP x CROP square around ``centre`` for a die of ``side`` pixels (borders
@@ -230,8 +235,8 @@ def judge_faces(
     guesses = iter(classify_crops(np.stack(crops), every_way=True))
     verdicts: list[DieReading | None] = []
     for die, options in zip(readings, sides, strict=True):
-        guess = max((next(guesses) for _side in options), key=lambda g: sum(g.probabilities[1:7]))
-        if sum(guess.probabilities[1:7]) < KEEP_FACE:
+        guess = max((next(guesses) for _side in options), key=lambda g: g.face_probability)
+        if guess.face_probability < KEEP_FACE:
             verdicts.append(None)
         elif 1 <= guess.label <= 6 and guess.probability >= OVERRULE_FACE:
             verdicts.append(replace(die, pips=guess.label))
