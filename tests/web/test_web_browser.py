@@ -282,6 +282,7 @@ def test_admin_login_and_starting_a_match(
     ]
     _screenshot(page, "admin")
     page.click("nav.site >> text=Scoreboard")
+    page.wait_for_url(server.url + "/")
     assert _text(page, "name-0") == "Carmen" and _text(page, "match-kind") == "Match to 5 · game 1"
 
 
@@ -322,5 +323,7 @@ def test_matches_page_lists_matches_and_downloads_the_mat(
     assert download.suggested_filename == "m-20261130-01.mat"
     assert Path(download.path()).read_text() == (exports_dir / "m-20261130-01.mat").read_text()
     page.click("text=Ada – Boris")
+    page.wait_for_url("**/matches/m-20261130-01")
+    page.wait_for_selector("table.games tbody tr")
     assert page.locator("table.games tbody tr").count() == 5
     _screenshot(page, "match")
