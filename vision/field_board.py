@@ -570,6 +570,11 @@ ARM_WIDTH = 6
 ARM_CELLS = 2
 #: how far into the field, as a share of its height, the arm's patch is looked for
 ARM_REACH = 0.25
+#: a cell this near a checker set's colour (a share of the two sets' difference; Lab distance,
+#: lightness counted half) may be a checker not made out: an arm's patch must hold at least
+#: ARM_UNLIKE checker areas of other cells (a sleeve, a hand), or it is checkers, not an arm
+CHECKER_LIKE = 0.25
+ARM_UNLIKE = 0.5
 
 
 def frame_rows(geometry: Field) -> list[tuple[int, int]]:
@@ -623,7 +628,20 @@ def _frame_beside(bands: Sequence[Image], geometry: Field) -> list[npt.NDArray[n
     return sides
 
 
-def arm_area(bands: Sequence[Image], strange: npt.NDArray[np.bool_], geometry: Field) -> float:
+def unlike_checkers(strips: FloatArray, colours: CheckerColours) -> npt.NDArray[np.bool_]:
+    """The cells of ``strips`` (:func:`_column_strips`) whose colour is neither checker set's
+    (:data:`CHECKER_LIKE`)."""
+    sets = np.array([colours.white, colours.black], np.float64)
+    nearest = np.minimum(_distance(strips, sets[0]), _distance(strips, sets[1]))
+    return np.asarray(nearest > CHECKER_LIKE * float(_distance(sets[0], sets[1])), np.bool_)
+
+
+def arm_area(
+    bands: Sequence[Image],
+    strange: npt.NDArray[np.bool_],
+    geometry: Field,
+    unlike: npt.NDArray[np.bool_] | None = None,
+) -> float:
     """The most of :func:`strange_cells` (checker areas) lying at the field's long side where
     something crosses the frame beside it (``bands``: the frame rectified at :func:`frame_rows`):
     an arm reaching over the field.
@@ -631,7 +649,9 @@ def arm_area(bands: Sequence[Image], strange: npt.NDArray[np.bool_], geometry: F
     A hand cannot float over the field: its arm crosses the frame on the player's side. A cup, a
     clock or a hand resting on the frame crosses it too, but leaves the field's edge beside it as
     it was; a checker not made out, or a die, is strange inside the field with nothing on the
-    frame."""
+    frame. Where ``unlike`` (:func:`unlike_checkers`) is given, a patch counts only when
+    :data:`ARM_UNLIKE` checker areas of it have no checker's colour: a stack not made out at a
+    point's base beside a cup on the frame, or a light's glare over both, is no arm."""
     rows = strange.shape[1]
     reach = max(1, round(ARM_REACH * rows))
     cell = geometry.width / _frame_cells(geometry)
@@ -646,12 +666,16 @@ def arm_area(bands: Sequence[Image], strange: npt.NDArray[np.bool_], geometry: F
             if stop - start < ARM_CELLS:
                 continue
             left, right = (start - 1) * cell, (stop + 1) * cell  # and the cell either side
-            count = 0
+            count = other = 0
             for index, (column_left, column_right) in enumerate(edges):
                 xs = _cell_middles(column_left, column_right)
                 beside = (xs >= left) & (xs <= right)
-                count += int(strange[index, inside][:, beside].sum())
-            best = max(best, count * cell_area)
+                patch = strange[index, inside][:, beside]
+                count += int(patch.sum())
+                if unlike is not None:
+                    other += int((patch & unlike[index, inside][:, beside]).sum())
+            if unlike is None or other * cell_area >= ARM_UNLIKE * math.pi * geometry.radius**2:
+                best = max(best, count * cell_area)
     return float(best / (math.pi * geometry.radius**2))
 
 
@@ -712,7 +736,7 @@ def read_field(
             strips, field, calibration.empty, hiding, settings, (*dice.roll, *dice.aside)
         )
         foreign = foreign_area(strange, calibration.field, settings)
-        arm = arm_area(bands, strange, calibration.field)
+        arm = arm_area(bands, strange, field, unlike_checkers(strips, calibration.colours))
         extra = {**observation.extra, "foreign": foreign, "arm": arm}
         observation = replace(observation, extra=extra)
         if foreign >= settings.hand_area or arm >= settings.arm_area:

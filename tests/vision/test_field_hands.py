@@ -36,8 +36,14 @@ def _starting_frame(seed: int) -> tuple[Image, FieldCalibration]:
     raise AssertionError("no frame from White's side")
 
 
-def _painted(image: Image, calibration: FieldCalibration, top: float, bottom: float) -> Image:
-    """``image`` with a skin-coloured band over the bottom row's p10 and p9 (empty at the
+def _painted(
+    image: Image,
+    calibration: FieldCalibration,
+    top: float,
+    bottom: float,
+    colour: tuple[int, int, int] = SKIN,
+) -> Image:
+    """``image`` with a band of ``colour`` (skin) over the bottom row's p10 and p9 (empty at the
     start), from ``top`` to ``bottom`` in shares of the field's height (beyond 1: the frame)."""
     field = calibration.field
     left = field.column("p10")[0] + 0.15 * field.point_width
@@ -46,7 +52,7 @@ def _painted(image: Image, calibration: FieldCalibration, top: float, bottom: fl
         [(left, top), (right, top), (right, bottom), (left, bottom)], np.float64
     ) * np.array([1.0, field.height])
     painted = image.copy()
-    cv2.fillPoly(painted, [field.to_camera(box).round().astype(np.int32)], SKIN)
+    cv2.fillPoly(painted, [field.to_camera(box).round().astype(np.int32)], colour)
     return painted
 
 
@@ -100,6 +106,23 @@ def test_something_on_the_frame_alone_is_no_hand(seed: int) -> None:
     assert beside.extra["arm"] == 0.0
     assert beside.state != "occluded"
     assert read_field(image, calibration).state != "occluded"
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_checkers_not_made_out_beside_something_on_the_frame_are_no_arm(seed: int) -> None:
+    # a stack at a point's base that the rings missed (the white set's colour), and a hand
+    # resting on the frame beside it: the same shapes as an arm reaching in, but no arm's colour
+    image, calibration = _starting_frame(seed)
+    lab = np.array([[calibration.colours.white]], np.float32).round().astype(np.uint8)
+    white = tuple(int(v) for v in cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)[0, 0])
+    resting = _painted(image, calibration, 1.01, 1.0 + FRAME_FAR + 0.05)
+    both = _painted(resting, calibration, 0.8, 1.0, white)
+    reading = read_field(both, calibration)
+    assert reading.extra["foreign"] < RingSettings().hand_area
+    assert reading.extra["arm"] == 0.0
+    assert reading.state != "occluded"
+    # the same band in skin's colour is an arm
+    assert read_field(_painted(resting, calibration, 0.8, 1.0), calibration).state == "occluded"
 
 
 def test_arm_area_is_nothing_without_strange_cells() -> None:
