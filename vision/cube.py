@@ -128,11 +128,17 @@ def read_field_cube(
 
 
 def locate_field_cube(
-    image: Image, field: Field, checkers: Sequence[tuple[float, float, float]] = ()
+    image: Image,
+    field: Field,
+    checkers: Sequence[tuple[float, float, float]] = (),
+    on_bar: Sequence[tuple[float, float, float]] = (),
 ) -> FieldCube | None:
-    """:func:`read_field_cube`, with where the face was read."""
+    """:func:`read_field_cube`, with where the face was read. ``on_bar``: the checkers on the
+    bar that are surely checkers (x, y, radius; a round rim): a blank thing there is no cube's
+    emblem (its face is read there all the same: a cube taken for one still shows its number)."""
     best: tuple[float, int | None, float, float, float] | None = None
     candidates = find_cube(image, field, checkers)
+    blank = find_cube(image, field, checkers, on_bar) if on_bar else candidates
     places = list(candidates)
     if places:  # the bar's middle, read also a little up and down the bar
         x, y, presence = places[0]
@@ -153,7 +159,7 @@ def locate_field_cube(
     # something clearly not the bare bar in the bar's middle, that showed no number there
     middle = [
         c
-        for c in candidates
+        for c in blank
         if c[2] >= EMBLEM
         and cube_place(field, c[0], c[1]) == "middle"
         and numbers.get((c[0], c[1])) is None
@@ -213,12 +219,17 @@ def _strip_distance(lab: Floats, valid: npt.NDArray[np.bool_], axis: int) -> Flo
 
 
 def find_cube(
-    image: Image, field: Field, checkers: Sequence[tuple[float, float, float]] = ()
+    image: Image,
+    field: Field,
+    checkers: Sequence[tuple[float, float, float]] = (),
+    on_bar: Sequence[tuple[float, float, float]] = (),
 ) -> list[tuple[float, float, float]]:
     """Where the cube may lie (field pixels) and how strongly each place stands out, strongest
     first (none when nothing stands out).
 
-    Looked for on the bar and round the field (not on the points, where it does not rest).
+    Looked for on the bar and round the field (not on the points, where it does not rest, nor
+    where ``checkers`` lie off the bar or ``on_bar`` checkers, known by their round rims, lie on
+    it; x, y and radius in field pixels).
     """
     scale = SEARCH_RADIUS / field.radius
     mx, my = MARGIN[0] * field.width, MARGIN[1] * field.height
@@ -277,9 +288,9 @@ def find_cube(
         level = float(np.percentile(seen, NOISE[0])) + NOISE[1] if seen.size else 1e6
         noise[rows, columns] = level
     bar_left, bar_right = field.bar
-    for x, y, radius in checkers:
-        if bar_left - radius < x < bar_right + radius:
-            continue  # what the checker finder took for a checker on the bar may be the cube
+    off_bar = [c for c in checkers if not bar_left - c[2] < c[0] < bar_right + c[2]]
+    # what the checker finder took for a checker on the bar may be the cube, unless its rim is round
+    for x, y, radius in [*off_bar, *on_bar]:
         centre = (round((x + mx) * scale), round((y + my) * scale))
         cv2.circle(distance, centre, round(radius * scale * 1.15), 0.0, -1)
     side = max(3, round(SIDE * SEARCH_RADIUS))
@@ -297,10 +308,10 @@ def find_cube(
         found.append(
             (left_column / scale - mx, top_row / scale - my, float(score[top_row, left_column]))
         )
-    on_bar = np.zeros_like(peaks)
-    on_bar[:, b0:b1] = True
+    bar_zone = np.zeros_like(peaks)
+    bar_zone[:, b0:b1] = True
     # the bar (where a cube mostly rests) and round the field, each with its own few
-    for zone in (peaks & on_bar, peaks & ~on_bar):
+    for zone in (peaks & bar_zone, peaks & ~bar_zone):
         ys, xs = np.nonzero(zone)
         chosen: list[tuple[int, int]] = []
         for k in np.argsort(-score[ys, xs]):

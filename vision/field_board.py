@@ -707,7 +707,11 @@ def read_field(
         _stacker(lab, calibration) if standing else None,
     )
     checkers = [(c.x, c.y, c.radius) for c in _all_checkers(evidence)]
-    found = locate_field_cube(image, calibration.field, checkers)
+    # a checker on the bar with a checker's rim is no blank cube (an emblem) in the bar's middle
+    round_bar = [
+        (c.x, c.y, c.radius) for c in evidence.checkers.get("bar", []) if _rim_is_round(top, c)
+    ]
+    found = locate_field_cube(image, calibration.field, checkers, round_bar)
     cube = None if found is None else found.reading
     # the referee acts on a cube it sees turned or moved (an offer, a take, a pass): a face read
     # doubtfully is reported as no cube seen; a centred 64 (the emblem) starts nothing
@@ -753,23 +757,27 @@ def _not_the_cube(top: Image, bar: Sequence[Checker], cube: FieldCube) -> list[C
     one radius all round (:data:`CHECKER_RIM`) or with no square's corners in it
     (:data:`CHECKER_ROUND`); else it is the cube.
     """
-    kept = []
-    for checker in bar:
-        radius = checker.radius
-        if math.hypot(checker.x - cube.x, checker.y - cube.y) > radius:
-            kept.append(checker)
-            continue
-        reach = round(1.6 * radius)
-        x0, y0 = max(0, round(checker.x) - reach), max(0, round(checker.y) - reach)
-        x1, y1 = round(checker.x) + reach + 1, round(checker.y) + reach + 1
-        around = Gradients(top[y0:y1, x0:x1])
-        x, y = checker.x - x0, checker.y - y0
-        if (
-            around.rim_share(x, y, radius) >= CHECKER_RIM
-            or around.roundness(x, y, radius) <= CHECKER_ROUND
-        ):
-            kept.append(checker)
-    return kept
+    return [
+        checker
+        for checker in bar
+        if math.hypot(checker.x - cube.x, checker.y - cube.y) > checker.radius
+        or _rim_is_round(top, checker)
+    ]
+
+
+def _rim_is_round(top: Image, checker: Checker) -> bool:
+    """Whether a checker found in ``top`` has a checker's rim, not a cube's: at one radius all
+    round (:data:`CHECKER_RIM`) or with no square's corners in it (:data:`CHECKER_ROUND`)."""
+    radius = checker.radius
+    reach = round(1.6 * radius)
+    x0, y0 = max(0, round(checker.x) - reach), max(0, round(checker.y) - reach)
+    x1, y1 = round(checker.x) + reach + 1, round(checker.y) + reach + 1
+    around = Gradients(top[y0:y1, x0:x1])
+    x, y = checker.x - x0, checker.y - y0
+    return (
+        around.rim_share(x, y, radius) >= CHECKER_RIM
+        or around.roundness(x, y, radius) <= CHECKER_ROUND
+    )
 
 
 #: how sure the die-face model must be (its softmax share, each crop read in its eight turns and
