@@ -282,3 +282,26 @@ def test_a_doubtful_64_off_the_middle_beside_a_blank_centred_cube_is_the_emblem(
     assert any(value == 64 and match < SURE and fy < 0 for value, match, _fx, fy in readings)
     cube = read_field(image, calibration).cube
     assert cube is not None and (cube.value, cube.place) == (64, "middle")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("folder", "name"),
+    [("photoreal-heldout6", "tournament-felt-030008"), ("photoreal-heldout2", "wooden-folding-007002")],
+)
+def test_an_owned_cube_on_the_frame_is_read_among_more_things_standing_out(
+    folder: str, name: str
+) -> None:
+    """Two committed renders whose owned cube lies on the frame beyond the field, where four or
+    more other things (hinges, a tray's checkers, the frame's joints) stand out as much: the
+    cube is one of the CANDIDATES places read round the field."""
+    from vision.field_board import calibrate_field, read_field
+    from vision.images import load_image
+
+    labels = json.loads((PHOTOREAL.with_name(folder) / f"{name}.json").read_text())
+    image = load_image(PHOTOREAL.with_name(folder) / labels["image"])
+    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    cube = read_field(image, calibration).cube
+    assert cube is not None
+    assert (cube.value, cube.place) == (labels["cube"]["value"], labels["cube"]["place"])
+
