@@ -287,7 +287,10 @@ def test_a_doubtful_64_off_the_middle_beside_a_blank_centred_cube_is_the_emblem(
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("folder", "name"),
-    [("photoreal-heldout6", "tournament-felt-030008"), ("photoreal-heldout2", "wooden-folding-007002")],
+    [
+        ("photoreal-heldout6", "tournament-felt-030008"),
+        ("photoreal-heldout2", "wooden-folding-007002"),
+    ],
 )
 def test_an_owned_cube_on_the_frame_is_read_among_more_things_standing_out(
     folder: str, name: str
@@ -304,4 +307,3 @@ def test_an_owned_cube_on_the_frame_is_read_among_more_things_standing_out(
     cube = read_field(image, calibration).cube
     assert cube is not None
     assert (cube.value, cube.place) == (labels["cube"]["value"], labels["cube"]["place"])
-
