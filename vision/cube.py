@@ -70,7 +70,7 @@ SURE = 0.7
 #: a place in the bar's middle standing out this much, showing no number, is a cube's emblem
 EMBLEM = 2.0
 #: the places that stand out most are each read: this many on the bar, as many round the field
-CANDIDATES = 5
+CANDIDATES = 7
 #: ink matching a number this well (normalised correlation) is read as that number
 MATCH = 0.6
 #: the centred cube is looked for this many checker radii up and down from the bar's middle
