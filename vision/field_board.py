@@ -708,10 +708,10 @@ def read_field(
     )
     checkers = [(c.x, c.y, c.radius) for c in _all_checkers(evidence)]
     # a checker on the bar with a checker's rim is no blank cube (an emblem) in the bar's middle
-    round_bar = [
-        (c.x, c.y, c.radius) for c in evidence.checkers.get("bar", []) if _rim_is_round(top, c)
-    ]
-    found = locate_field_cube(image, calibration.field, checkers, round_bar)
+    rounded = [c for c in evidence.checkers.get("bar", []) if _rim_is_round(top, c)]
+    found = locate_field_cube(
+        image, calibration.field, checkers, [(c.x, c.y, c.radius) for c in rounded]
+    )
     cube = None if found is None else found.reading
     # the referee acts on a cube it sees turned or moved (an offer, a take, a pass): a face read
     # doubtfully is reported as no cube seen; a centred 64 (the emblem) starts nothing
@@ -722,7 +722,7 @@ def read_field(
     ):
         cube = None
     if found is not None and cube is not None:
-        evidence.checkers["bar"] = _not_the_cube(top, evidence.checkers.get("bar", []), found)
+        evidence.checkers["bar"] = _not_the_cube(evidence.checkers.get("bar", []), found, rounded)
     strips = None if calibration.empty is None else _column_strips(top, field)
     light = None
     if strips is not None and calibration.empty is not None:
@@ -748,20 +748,21 @@ def read_field(
     return observation
 
 
-def _not_the_cube(top: Image, bar: Sequence[Checker], cube: FieldCube) -> list[Checker]:
+def _not_the_cube(
+    bar: Sequence[Checker], cube: FieldCube, rounded: Sequence[Checker]
+) -> list[Checker]:
     """The bar's checkers less the one the cube was read at: one thing lies in one place.
 
     The checker finder may take the cube for a checker (its rounded corners ring a little); the
     cube reader may take a checker for a cube with an emblem (something in the bar's middle with
-    no number on it). Where both saw one thing, it is a checker if its rim is a checker's: at
-    one radius all round (:data:`CHECKER_RIM`) or with no square's corners in it
-    (:data:`CHECKER_ROUND`); else it is the cube.
+    no number on it). Where both saw one thing, it is a checker if it is one of ``rounded``, the
+    bar's checkers whose rim is a checker's (:func:`_rim_is_round`); else it is the cube.
     """
     return [
         checker
         for checker in bar
         if math.hypot(checker.x - cube.x, checker.y - cube.y) > checker.radius
-        or _rim_is_round(top, checker)
+        or any(checker is round_one for round_one in rounded)
     ]
 
 

@@ -251,14 +251,15 @@ def test_where_the_cube_and_a_checker_are_seen_in_one_place_the_rim_decides(
     """One thing lies in one place on the bar: a round rim is a checker, a square is the cube."""
     from sheshbesh.observation import CubeReading
     from vision.cube import FieldCube
-    from vision.field_board import _not_the_cube
+    from vision.field_board import _not_the_cube, _rim_is_round
     from vision.field_reader import Checker
 
     top, x, y = _bar_top(shape)
     seen = Checker(x + 2, y - 1, 24.0, 0.9, (200.0, 128.0, 128.0))
     elsewhere = Checker(x, y + 150, 24.0, 0.9, (200.0, 128.0, 128.0))
     cube = FieldCube(CubeReading(64, "middle", 0.5), x, y, numbered=False)
-    left = _not_the_cube(top, [seen, elsewhere], cube)
+    bar = [seen, elsewhere]
+    left = _not_the_cube(bar, cube, [c for c in bar if _rim_is_round(top, c)])
     assert elsewhere in left, "a checker away from the cube is kept"
     assert (seen in left) == bool(kept)
 
