@@ -343,6 +343,9 @@ COLUMN_CELLS = 10
 CELL = 4
 #: the light on the board is allowed to change this many times down each column
 LIGHT_BANDS = 3
+#: a cell of the field is strange (neither the bare board nor a checker) this many times as far
+#: from the empty board as the frame's typical bare cell (within the bounds RingSettings sets)
+STRANGE_TIMES = 2.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -512,10 +515,14 @@ def strange_cells(
         reach = float(np.linalg.norm(on_field.reshape(-1, 2) - middle, axis=1).max())
         hidden |= _checker_cells(geometry, [_Disc(float(middle[0]), float(middle[1]), reach)], 1.2)
     model = _relit(strips, empty.columns, hidden)
-    # the calibration frame's own noise sets the level, within bounds: a frame with a hand or
-    # many checkers on it must not teach that anything goes
-    level = min(max(settings.foreign_colour, 2.0 * empty.level), 2.0 * settings.foreign_colour)
-    strange = (_distance(strips, model) > level) & ~hidden
+    distance = _distance(strips, model)
+    # the frame's own noise sets the level, within bounds (a frame with a hand on it must not
+    # teach that anything goes): a multiple of the typical bare cell's distance, the median,
+    # which a window's glare or a lamp's spot over a fifth of the board does not move
+    bare = distance[:12][~hidden[:12]]
+    typical = float(np.median(bare)) if bare.size else settings.foreign_colour
+    level = min(max(settings.foreign_colour, STRANGE_TIMES * typical), 2 * settings.foreign_colour)
+    strange = (distance > level) & ~hidden
     strange[12] = False  # the bar (its edges, the cube on it) says nothing of hands
     return np.asarray(strange, np.bool_)
 

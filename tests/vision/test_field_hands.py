@@ -125,6 +125,26 @@ def test_checkers_not_made_out_beside_something_on_the_frame_are_no_arm(seed: in
     assert read_field(_painted(resting, calibration, 0.8, 1.0), calibration).state == "occluded"
 
 
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_noisy_calibration_does_not_hide_a_hand_unlike_the_board(seed: int) -> None:
+    # a calibration frame with a window's glare over part of the board strays far from its own
+    # empty board there; a hand whose colour is a little off the board's must still be strange
+    image, calibration = _starting_frame(seed)
+    noisy = dataclasses.replace(
+        calibration, empty=dataclasses.replace(calibration.empty, level=40.0)
+    )
+    # the hand: the board under it with its colour moved 32 (Lab) off, under the 2 x 40 the
+    # noisy calibration's own level would ask for
+    reaching = _painted(image, calibration, 1.0, 1.0 + FRAME_FAR + 0.05)
+    where = _painted(np.zeros_like(image), calibration, 0.8, 1.0, (255, 255, 255))[..., 0] > 0
+    lab = cv2.cvtColor(reaching, cv2.COLOR_BGR2LAB).astype(np.int16)
+    lab[..., 1] += 32
+    tinted = cv2.cvtColor(np.clip(lab, 0, 255).astype(np.uint8), cv2.COLOR_LAB2BGR)
+    reaching[where] = tinted[where]
+    assert read_field(reaching, noisy).state == "occluded"
+    assert read_field(image, noisy).state != "occluded"
+
+
 def test_arm_area_is_nothing_without_strange_cells() -> None:
     image, calibration = _starting_frame(3)
     painted = _painted(image, calibration, 0.8, 1.0 + FRAME_FAR + 0.05)
