@@ -12,8 +12,9 @@ frame, a tray). So the reader
   differ most from that board (colour, or edges for a cube of the board's own colour): the bar's
   first, then those round the field. Checkers found on the points are left out; those found on
   the bar are not, since the checker finder can take a centred cube for one;
-* reads each window's face without assuming a font: the ink is what a local threshold sets
-  apart (dark digits on a light cube, light on a dark one); shapes of a digit's size near the
+* reads each window's face without assuming a font, in a close-up turned square with the
+  block in it (a cube lies at any angle; its edges, taken four-fold, say how far it is turned):
+  the ink is what a local threshold sets apart (dark digits on a light cube, light on a dark one); shapes of a digit's size near the
   window's middle are matched alone against the whole numbers (one digit, or two run together by
   a soft focus) and in neighbouring pairs digit by digit, against 2, 4, 8, 16, 32 and 64 drawn in
   six of OpenCV's Hershey fonts (sans, serif, script; thin and bold), in the four ways a cube can
@@ -53,6 +54,9 @@ CUBE_VALUES = (2, 4, 8, 16, 32, 64)
 SEARCH_RADIUS = 6.0
 #: pixels per checker radius in the close-up its face is read from
 FACE_RADIUS = 34.0
+#: a close-up is turned square with the cube in it, judged by the edges within this many checker
+#: radii of its middle
+TURN_REACH = 0.9
 #: how far beyond the field the cube is looked for: shares of the field's width and height
 MARGIN = (0.2, 0.2)
 #: the cube's side, in checker radii (a cube is 0.55 to 0.75 of a checker across)
@@ -446,6 +450,24 @@ def _setting(grey: Image, labels: npt.NDArray[np.int32], pieces: tuple[int, ...]
     return abs(float(inside.mean()) - float(around.mean())) / (float(around.std()) + 2.0)
 
 
+def _square_turn(grey: Image) -> float:
+    """How far (degrees, -45 to 45) a square block in the middle of ``grey`` is turned from the
+    image's axes: the mean direction of its edges taken four-fold (a square's four sides agree),
+    weighted by their strength, within a cube's reach of the middle."""
+    values = grey.astype(np.float32)
+    gx = cv2.Sobel(values, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(values, cv2.CV_32F, 0, 1, ksize=3)
+    size = grey.shape[0]
+    along = np.arange(size, dtype=np.float32) - (size - 1) / 2
+    near = along[None, :] ** 2 + along[:, None] ** 2 <= (TURN_REACH * FACE_RADIUS) ** 2
+    weight = (gx * gx + gy * gy) * near
+    total = float(weight.sum())
+    if total <= 0:
+        return 0.0
+    pooled = complex((weight * np.exp(4j * np.arctan2(gy, gx))).sum()) / total
+    return math.degrees(np.angle(pooled) / 4)
+
+
 def read_face(
     image: Image, field: Field, x: float, y: float
 ) -> tuple[int | None, float, float, float]:
@@ -463,6 +485,16 @@ def read_face(
     matrix = _matrix(image, field, scale, (x - half / scale, y - half / scale))
     patch = cv2.warpPerspective(image, matrix, (side, side), flags=cv2.INTER_LINEAR)
     grey = np.asarray(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), np.uint8)
+    # a cube lies at any angle on the board: turned square with the close-up, its digits lie
+    # in one of the four ways the numbers are matched in
+    rotation = cv2.getRotationMatrix2D((half, half), _square_turn(grey), 1.0)
+    grey = np.asarray(
+        cv2.warpAffine(
+            grey, rotation, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        ),
+        np.uint8,
+    )
+    back = cv2.invertAffineTransform(rotation)  # the turned close-up -> the close-up as cut
     block = 2 * round(INK_BLOCK * FACE_RADIUS) + 1
     ink = np.abs(grey.astype(np.float32) - cv2.blur(grey.astype(np.float32), (block, block)))
     best: tuple[int | None, float, float, float] = (None, -1.0, x, y)
@@ -514,6 +546,7 @@ def read_face(
             # a digit is ink on a plain face: how well it stands out from what is round it
             match = shape_match * min(1.0, setting / SETTING)
             if match > best[1]:
+                cx, cy = (float(v) for v in back @ np.array([cx, cy, 1.0]))
                 best = (value, match, x + (cx - half) / scale, y + (cy - half) / scale)
     if best[0] is None or best[1] < MATCH:
         return (None, *best[1:])

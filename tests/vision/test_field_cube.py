@@ -139,6 +139,27 @@ def test_a_face_read_upside_down_still_reads() -> None:
     assert read_face(image, field, x, y)[0] == 16
 
 
+@pytest.mark.parametrize("turn", [20.0, 35.0, -30.0])
+@pytest.mark.parametrize("value", [2, 16, 32])
+def test_a_cube_lying_turned_on_the_board_still_reads(turn: float, value: int) -> None:
+    field = _flat_field()
+    image = _board(field)
+    x, y = sum(field.bar) / 2, 280.0
+    _draw_cube(image, field, x, y, value)
+    (ox, oy) = field.corners[0]
+    cx, cy = round(ox + x), round(oy + y)
+    reach = round(1.2 * field.radius)  # the cube turned about its middle, the bar round it
+    around = image[cy - reach : cy + reach, cx - reach : cx + reach].copy()
+    turned = cv2.warpAffine(
+        around,
+        cv2.getRotationMatrix2D((reach - 0.5, reach - 0.5), turn, 1.0),
+        (2 * reach, 2 * reach),
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    image[cy - reach : cy + reach, cx - reach : cx + reach] = turned
+    assert read_face(image, field, x, y)[0] == value
+
+
 def test_a_dark_cube_on_the_frame_beyond_the_field_is_the_owners() -> None:
     """Light digits on a dark cube, resting on the frame below the field (White's side)."""
     field = _flat_field()
