@@ -13,7 +13,9 @@ frame, a tray). So the reader
   first, then those round the field. Checkers found on the points are left out; those found on
   the bar are not, since the checker finder can take a centred cube for one;
 * reads each window's face without assuming a font, in a close-up turned square with the
-  block in it (a cube lies at any angle; its edges, taken four-fold, say how far it is turned):
+  block in it (a cube lies at any angle; its edges, taken four-fold, say how far it is turned),
+  and where no window reads a number plainly, again a little to each side of each window (seen
+  from a tilted camera a cube's face lies off the middle of its side and shadow):
   the ink is what a local threshold sets apart (dark digits on a light cube, light on a dark one); shapes of a digit's size near the
   window's middle are matched alone against the whole numbers (one digit, or two run together by
   a soft focus) and in neighbouring pairs digit by digit, against 2, 4, 8, 16, 32 and 64 drawn in
@@ -81,6 +83,8 @@ MATCH = 0.6
 CENTRED_REACH = 1.0
 #: and read again this many checker radii up and down the bar from where it stands out most
 MIDDLE_STEP = 0.7
+#: each place that stands out is read also this many checker radii to each side
+ASIDE = 0.8
 #: a centred cube is within this share of the field's height of its middle
 CENTRED = 0.2
 #: the close-up the digits are looked for in reaches this many checker radii from its middle
@@ -156,6 +160,22 @@ def locate_field_cube(
             best = (match, value, fx, fy, presence)
         if value is not None and match >= SURE:
             break  # the bar's places come first: a plain reading there settles it
+    off = ASIDE * field.radius
+    if best is not None and (best[1] is None or best[0] < SURE):
+        # no place read plainly: a cube stands up from the board, and seen from a tilted camera
+        # its face lies off the middle of what stands out (its sides, its shadow); each place
+        # is read again to each side, where only a plain reading counts (the grain is near)
+        aside = [
+            (x, y, presence, dx, dy)
+            for x, y, presence in places
+            for dx, dy in ((0.0, -off), (0.0, off), (-off, 0.0), (off, 0.0))
+        ]
+        for x, y, presence, dx, dy in aside:
+            value, match, fx, fy = read_face(image, field, x + dx, y + dy)
+            if value is not None and match >= SURE:
+                numbers[x, y] = value
+                best = (match, value, fx, fy, presence)
+                break  # in the same order: the first plain reading settles it
     if best is None:
         return None
     match, value, x, y, presence = best
