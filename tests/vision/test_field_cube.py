@@ -343,9 +343,9 @@ def test_an_owned_cube_on_the_frame_is_read_among_more_things_standing_out(
 def test_a_cube_whose_face_lies_off_what_stands_out_is_read_beside_it(
     folder: str, name: str
 ) -> None:
-    """Three committed renders whose owned cube, seen from a tilted camera, stands out most a
-    radius or so from its face (its side and its shadow): no place reads a number plainly until
-    the places are read again to each side (ASIDE)."""
+    """Three committed renders whose owned cube no place that stands out reads plainly (two of
+    them read as a centred 64 before, one as no cube): read again to each side (ASIDE), the
+    places find its face."""
     from vision.field_board import calibrate_field, read_field
     from vision.images import load_image
 
