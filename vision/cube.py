@@ -15,11 +15,11 @@ frame, a tray). So the reader
 * reads each window's face without assuming a font, in a close-up turned square with the
   block in it (a cube lies at any angle; its edges, taken four-fold, say how far it is turned),
   and where no window reads a number plainly, again a little to each side of each window (seen
-  from a tilted camera a cube's face lies off the middle of its side and shadow):
-  the ink is what a local threshold sets apart (dark digits on a light cube, light on a dark one); shapes of a digit's size near the
-  window's middle are matched alone against the whole numbers (one digit, or two run together by
-  a soft focus) and in neighbouring pairs digit by digit, against 2, 4, 8, 16, 32 and 64 drawn in
-  six of OpenCV's Hershey fonts (sans, serif, script; thin and bold), in the four ways a cube can
+  from a tilted camera a cube's face lies off the middle of its side and shadow): the ink is
+  what a local threshold sets apart (dark digits on a light cube, light on a dark one); shapes of
+  a digit's size near the window's middle are matched alone against the whole numbers (one
+  digit, or two run together by a soft focus) and in neighbouring pairs digit by digit, against
+  2, 4, 8, 16, 32 and 64 drawn in six of OpenCV's Hershey fonts (sans, serif, script; thin and bold), in the four ways a cube can
   lie. A match counts only as much as the ink stands plainly on an even face, and the best
   reading wins. When no window shows a number but one in the bar's middle stands out strongly,
   the cube is taken as centred showing an emblem (as many cubes do in place of 64): 64, middle.
@@ -160,11 +160,11 @@ def locate_field_cube(
             best = (match, value, fx, fy, presence)
         if value is not None and match >= SURE:
             break  # the bar's places come first: a plain reading there settles it
-    off = ASIDE * field.radius
     if best is not None and (best[1] is None or best[0] < SURE):
         # no place read plainly: a cube stands up from the board, and seen from a tilted camera
         # its face lies off the middle of what stands out (its sides, its shadow); each place
         # is read again to each side, where only a plain reading counts (the grain is near)
+        off = ASIDE * field.radius
         aside = [
             (x, y, presence, dx, dy)
             for x, y, presence in places

@@ -307,6 +307,19 @@ def test_a_doubtful_64_off_the_middle_beside_a_blank_centred_cube_is_the_emblem(
     assert cube is not None and (cube.value, cube.place) == (64, "middle")
 
 
+def _reads_its_labelled_cube(folder: str, name: str) -> None:
+    """A committed render, calibrated on itself, reads the cube its labels give (face and place)."""
+    from vision.field_board import calibrate_field, read_field
+    from vision.images import load_image
+
+    labels = json.loads((PHOTOREAL.with_name(folder) / f"{name}.json").read_text())
+    image = load_image(PHOTOREAL.with_name(folder) / labels["image"])
+    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    cube = read_field(image, calibration).cube
+    assert cube is not None
+    assert (cube.value, cube.place) == (labels["cube"]["value"], labels["cube"]["place"])
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("folder", "name"),
@@ -321,15 +334,7 @@ def test_an_owned_cube_on_the_frame_is_read_among_more_things_standing_out(
     """Two committed renders whose owned cube lies on the frame beyond the field, where four or
     more other things (hinges, a tray's checkers, the frame's joints) stand out as much: the
     cube is one of the CANDIDATES places read round the field."""
-    from vision.field_board import calibrate_field, read_field
-    from vision.images import load_image
-
-    labels = json.loads((PHOTOREAL.with_name(folder) / f"{name}.json").read_text())
-    image = load_image(PHOTOREAL.with_name(folder) / labels["image"])
-    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
-    cube = read_field(image, calibration).cube
-    assert cube is not None
-    assert (cube.value, cube.place) == (labels["cube"]["value"], labels["cube"]["place"])
+    _reads_its_labelled_cube(folder, name)
 
 
 @pytest.mark.parametrize(
@@ -346,12 +351,4 @@ def test_a_cube_whose_face_lies_off_what_stands_out_is_read_beside_it(
     """Three committed renders whose owned cube no place that stands out reads plainly (two of
     them read as a centred 64 before, one as no cube): read again to each side (ASIDE), the
     places find its face."""
-    from vision.field_board import calibrate_field, read_field
-    from vision.images import load_image
-
-    labels = json.loads((PHOTOREAL.with_name(folder) / f"{name}.json").read_text())
-    image = load_image(PHOTOREAL.with_name(folder) / labels["image"])
-    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
-    cube = read_field(image, calibration).cube
-    assert cube is not None
-    assert (cube.value, cube.place) == (labels["cube"]["value"], labels["cube"]["place"])
+    _reads_its_labelled_cube(folder, name)
