@@ -19,8 +19,8 @@ frame, a tray). So the reader
   what a local threshold sets apart (dark digits on a light cube, light on a dark one); shapes of
   a digit's size near the window's middle are matched alone against the whole numbers (one
   digit, or two run together by a soft focus) and in neighbouring pairs digit by digit, against
-  2, 4, 8, 16, 32 and 64 drawn in six of OpenCV's Hershey fonts (sans, serif, script; thin and bold), in the four ways a cube can
-  lie. A match counts only as much as the ink stands plainly on an even face, and the best
+  2, 4, 8, 16, 32 and 64 drawn in six of OpenCV's Hershey fonts (sans, serif, script; thin and
+  bold), in the four ways a cube can lie. A match counts only as much as the ink stands plainly on an even face, and the best
   reading wins. When no window shows a number but one in the bar's middle stands out strongly,
   the cube is taken as centred showing an emblem (as many cubes do in place of 64): 64, middle.
   (A checker resting in the bar's middle, with the cube elsewhere and unread, reads so too.)
