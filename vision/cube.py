@@ -12,20 +12,20 @@ frame, a tray). So the reader
   differ most from that board (colour, or edges for a cube of the board's own colour): the bar's
   first, then those round the field. Checkers found on the points are left out; those found on
   the bar are not, since the checker finder can take a centred cube for one;
-* reads each window's face without assuming a font, in a close-up turned square with the
-  block in it (a cube lies at any angle; its edges, taken four-fold, say how far it is turned),
-  and where no window reads a number plainly, again a little to each side of each window (seen
-  from a tilted camera a cube's face lies off the middle of its side and shadow): the ink is
-  what a local threshold sets apart (dark digits on a light cube, light on a dark one); shapes of
-  a digit's size near the window's middle are matched alone against the whole numbers (one
-  digit, or two run together by a soft focus) and in neighbouring pairs digit by digit, against
-  2, 4, 8, 16, 32 and 64 drawn in six of OpenCV's Hershey fonts (sans, serif, script; thin and
-  bold), in the four ways a cube can lie. A match counts only as much as the ink stands plainly on an even face, and the best
-  reading wins. When no window shows a number but one in the bar's middle stands out strongly,
-  the cube is taken as centred showing an emblem (as many cubes do in place of 64): 64, middle.
-  (A checker resting in the bar's middle, with the cube elsewhere and unread, reads so too.)
-  So is it when the only number read is a doubtful 64 away from the middle: a cube is turned to
-  64 once in a long while, and the frame's grain or a logo's strokes pass for one.
+* reads each window's face without assuming a font, in a close-up turned square with the block in
+  it (a cube lies at any angle; its edges, taken four-fold, say how far it is turned), and where
+  no window reads a number plainly, again a little to each side of each window (seen from a tilted
+  camera a cube's face lies off the middle of its side and shadow): the ink is what a local
+  threshold sets apart (dark digits on a light cube, light on a dark one); shapes of a digit's
+  size near the window's middle are matched alone against the whole numbers (one digit, or two run
+  together by a soft focus) and in neighbouring pairs digit by digit, against 2, 4, 8, 16, 32 and
+  64 drawn in six of OpenCV's Hershey fonts (sans, serif, script; thin and bold), in the four ways
+  a cube can lie. A match counts only as much as the ink stands plainly on an even face, and the
+  best reading wins. When no window shows a number but one in the bar's middle stands out
+  strongly, the cube is taken as centred showing an emblem (as many cubes do in place of 64): 64,
+  middle. (A checker resting in the bar's middle, with the cube elsewhere and unread, reads so
+  too.) So is it when the only number read is a doubtful 64 away from the middle: a cube is turned
+  to 64 once in a long while, and the frame's grain or a logo's strokes pass for one.
 
 Nothing is learned: the digits are drawn at run time; the thresholds were set on the photoreal
 renders' tuning split (the renderer's own font never enters). Called by
