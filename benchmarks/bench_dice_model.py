@@ -1,7 +1,7 @@
 """The die-face model alone on rendered boards: each labelled die read at its labelled middle.
 
     .venv/bin/python benchmarks/bench_dice_model.py tests/data/photoreal [more folders]
-        [--split heldout|tune|all] [--model FILE.onnx]
+        [--split heldout|tune|all] [--model FILE.onnx] [--jpeg 60] [--noise 4]
 
 Each labelled image (``NAME.jpg`` + ``NAME.json`` with ``field_corners`` and ``dice``, as the
 photoreal development set writes them) is calibrated on itself with its labelled corners; each
@@ -13,7 +13,9 @@ used at all is read with ``--split all``. This measures the model, not the board
 the reader looks, and what it makes of the model's answers, are ``bench_field.py``'s figures.
 
 Prints, per folder and in all: dice right, the share named with at least 0.9 of the model's
-belief and how many of those are wrong, and what each label was read as.
+belief and how many of those are wrong, and what each label was read as. ``--jpeg`` and
+``--noise`` give every frame a streaming camera's faults first, as ``bench_field.py`` does
+(:func:`vision.synth.photoreal.camera_faults`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -31,13 +34,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.dice_model import COCKED, CROP_PER_SIDE, cut_square, load_model
 from vision.errors import VisionError
-from vision.synth.photoreal import labelled_field
+from vision.images import Image
+from vision.synth.photoreal import camera_faults, labelled_field
 
 SURE = 0.9
 
 
-def crops_of(folder: Path, split: str) -> tuple[list[np.ndarray], list[int]]:
-    """The crops at the labelled dice's middles and their labels (1..6, or COCKED)."""
+def crops_of(
+    folder: Path, split: str, fault: Callable[[Image], Image] | None = None
+) -> tuple[list[np.ndarray], list[int]]:
+    """The crops at the labelled dice's middles and their labels (1..6, or COCKED), each frame
+    through ``fault`` first where one is given."""
     crops, labels = [], []
     for label_file in sorted(folder.glob("*.json")):
         label = json.loads(label_file.read_text())
@@ -46,7 +53,7 @@ def crops_of(folder: Path, split: str) -> tuple[list[np.ndarray], list[int]]:
         if split != "all" and label.get("split") != split:
             continue
         try:
-            labelled = labelled_field(label_file, label)
+            labelled = labelled_field(label_file, label, fault)
         except VisionError as error:
             print(f"{label_file.name}: left out, calibration refused: {error}")
             continue
@@ -62,13 +69,24 @@ def main() -> int:
     parser.add_argument("folders", nargs="+", type=Path)
     parser.add_argument("--split", choices=("heldout", "tune", "all"), default="heldout")
     parser.add_argument("--model", help="an ONNX die-face model (default: the shipped one)")
+    parser.add_argument(
+        "--jpeg", type=int, default=0, help="store every frame as a JPEG of this quality first"
+    )
+    parser.add_argument(
+        "--noise", type=float, default=0.0, help="add sensor noise of this standard deviation first"
+    )
     args = parser.parse_args()
+    grain = np.random.default_rng(1)
+
+    def fault(image: Image) -> Image:
+        return camera_faults(image, args.jpeg, args.noise, grain)
+
     cv2.setNumThreads(1)
     model = load_model(args.model)
     confusion: Counter[tuple[int, int]] = Counter()
     totals = [0, 0, 0, 0]  # dice, right, sure, sure and wrong
     for folder in args.folders:
-        crops, labels = crops_of(folder, args.split)
+        crops, labels = crops_of(folder, args.split, fault if args.jpeg or args.noise else None)
         if not crops:
             print(f"{folder}: no labelled dice in the {args.split} split")
             continue

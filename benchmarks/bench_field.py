@@ -64,6 +64,7 @@ from vision.field_board import (
     standing_for,
 )
 from vision.images import Image, load_image
+from vision.synth.photoreal import camera_faults
 
 SCORED = (*POINT_LOCATIONS, "bar")
 _N = TypeVar("_N", int, float)
@@ -156,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
                 image, corners = _rescaled(image, corners, args.width)
             if args.lens:
                 image, corners = _bent(image, corners, args.lens)
-            image = _faulted(image, args.jpeg, args.noise, grain)
+            image = camera_faults(image, args.jpeg, args.noise, grain)
             if args.corner_error:
                 corners = _clicked(corners, args.corner_error, clicks)
             row["frames"] += 1
@@ -308,20 +309,6 @@ _lens = _number(
     lambda strength: -0.5 <= strength <= 0.5,
     "lens {text}: give -0.5 to 0.5 (0.05 bends by about 5%)",
 )
-
-
-def _faulted(image: Image, quality: int, noise: float, rng: np.random.Generator) -> Image:
-    """``image`` with sensor noise of standard deviation ``noise``, then stored as a JPEG of
-    ``quality`` (the order a camera streaming its frames works in)."""
-    if noise:
-        grainy = image.astype(np.float32) + rng.normal(0.0, noise, image.shape).astype(np.float32)
-        image = np.clip(grainy, 0, 255).astype(np.uint8)
-    if quality:
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        if not ok:
-            raise RuntimeError("OpenCV could not encode a JPEG")
-        image = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
-    return image
 
 
 def _bent(

@@ -27,7 +27,7 @@ from vision.errors import ImageError
 from vision.field_board import calibrate_field
 from vision.images import load_image
 from vision.synth.dice_devset import plain_scene
-from vision.synth.photoreal import labelled_field
+from vision.synth.photoreal import camera_faults, labelled_field
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a die's side on a board camera's rectified field (a little under half a checker's width)
@@ -219,3 +219,29 @@ def test_a_renders_labelled_dice_land_on_its_rectified_field_as_the_reader_crops
         x, y, w, h = die["box"]
         seen = field.to_camera(np.array([middle], np.float64))[0]
         assert seen == pytest.approx((x + w / 2, y + h / 2), abs=0.5)
+
+
+def test_camera_faults_add_the_noise_asked_and_leave_a_frame_alone_when_none_is() -> None:
+    frame = np.full((60, 80, 3), 128, np.uint8)
+    frame[20:40, 30:50] = 30  # a dark die-sized square
+    rng = np.random.default_rng(0)
+    assert np.array_equal(camera_faults(frame, 0, 0.0, rng), frame)
+    noisy = camera_faults(frame, 0, 4.0, rng).astype(np.float64)
+    assert np.std(noisy - frame) == pytest.approx(4.0, rel=0.1)
+    stored = camera_faults(frame, 30, 0.0, rng)
+    assert stored.shape == frame.shape and stored.dtype == np.uint8
+    assert not np.array_equal(stored, frame)  # a JPEG of low quality rings at the square's edges
+    assert np.abs(stored.astype(int) - frame).mean() < 10
+
+
+def test_a_faulted_render_keeps_its_dice_where_they_were_and_only_its_picture_changes() -> None:
+    label_file = ROOT / "tests" / "data" / "photoreal" / "tournament-felt-000034.json"
+    label = json.loads(label_file.read_text())
+    clean = labelled_field(label_file, label)
+    streamed = labelled_field(
+        label_file, label, lambda image: camera_faults(image, 40, 3.0, np.random.default_rng(1))
+    )
+    assert streamed.side == clean.side and streamed.dice == clean.dice
+    assert streamed.top.shape == clean.top.shape
+    difference = np.abs(streamed.top.astype(int) - clean.top)
+    assert 0.5 < difference.mean() < 10

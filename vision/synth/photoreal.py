@@ -10,6 +10,7 @@ exactly as :func:`vision.field_board.field_dice` crops it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,8 +34,27 @@ class LabelledField:
     dice: list[tuple[tuple[float, float], int]]
 
 
-def labelled_field(label_file: Path, label: dict[str, Any]) -> LabelledField:
-    """The field and dice of the render labelled by ``label`` (read from ``label_file``).
+def camera_faults(image: Image, quality: int, noise: float, rng: np.random.Generator) -> Image:
+    """``image`` with sensor noise of standard deviation ``noise`` (grey levels; 0: none), then
+    stored as a JPEG of ``quality`` (0: not stored), the order a camera streaming its frames
+    works in."""
+    if noise:
+        grainy = image.astype(np.float32) + rng.normal(0.0, noise, image.shape).astype(np.float32)
+        image = np.clip(grainy, 0, 255).astype(np.uint8)
+    if quality:
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if not ok:
+            raise RuntimeError("OpenCV could not encode a JPEG")
+        image = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
+    return image
+
+
+def labelled_field(
+    label_file: Path, label: dict[str, Any], fault: Callable[[Image], Image] | None = None
+) -> LabelledField:
+    """The field and dice of the render labelled by ``label`` (read from ``label_file``);
+    ``fault`` gives the frame a camera's faults (:func:`camera_faults`) after calibration on
+    the clean frame and before its field is rectified.
 
     Raises :class:`vision.errors.VisionError` when calibration refuses the frame.
     """
@@ -42,6 +62,8 @@ def labelled_field(label_file: Path, label: dict[str, Any]) -> LabelledField:
     corners = [tuple(c) for c in label["field_corners"]]
     standing = standing_for(label.get("variant", "backgammon"))
     field = calibrate_field(image, corners, standing=standing).field
+    if fault is not None:
+        image = fault(image)
     to_field = field.homography()
     dice = []
     for die in label.get("dice", []):
