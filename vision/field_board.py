@@ -798,6 +798,10 @@ SHORTLIST = 0.7
 DIE_SIDE = 0.9
 #: the least distance between two dice's middles, in die sides (a little under touching)
 DIE_GAP = 0.8
+#: a face's side as the pip reader judges it, in die sides, at least and at most: a one's is
+#: judged from its pip; seen from a camera tilted up to 25 degrees a die shows a side face too,
+#: and the box of the pips read reaches over its pips as well
+FACE_SIZES = (0.68, 1.8)
 
 
 class FieldDice(NamedTuple):
@@ -862,8 +866,6 @@ def field_dice(
 
     radius = geometry.radius
     side = DIE_SIDE * radius  # a die's side, field pixels
-    # a face's side as the pip reader judges it, in die sides (a one's is judged from its pip)
-    sizes = (0.68, 1.5)
     least_rim = 0.2 * radius
     # Lab distance (lightness counted half) from the bare board: the least a die's body may
     # have, in median; and what marks a pixel as part of something on the board
@@ -899,7 +901,7 @@ def field_dice(
         known), or None when the face is no die's."""
         x, y, w, h = die.box
         cx, cy = x + w / 2, y + h / 2
-        if not sizes[0] <= w / side <= sizes[1]:
+        if not FACE_SIZES[0] <= w / side <= FACE_SIZES[1]:
             return None
         rim = min((math.hypot(c.x - cx, c.y - cy) - c.radius for c in checkers), default=math.inf)
         if rim < least_rim:
