@@ -32,6 +32,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_field import add_camera_fault_options
+
 from vision.dice_model import COCKED, CROP_PER_SIDE, cut_square, load_model
 from vision.errors import VisionError
 from vision.images import Image
@@ -69,12 +71,7 @@ def main() -> int:
     parser.add_argument("folders", nargs="+", type=Path)
     parser.add_argument("--split", choices=("heldout", "tune", "all"), default="heldout")
     parser.add_argument("--model", help="an ONNX die-face model (default: the shipped one)")
-    parser.add_argument(
-        "--jpeg", type=int, default=0, help="store every frame as a JPEG of this quality first"
-    )
-    parser.add_argument(
-        "--noise", type=float, default=0.0, help="add sensor noise of this standard deviation first"
-    )
+    add_camera_fault_options(parser)
     args = parser.parse_args()
     grain = np.random.default_rng(1)
 
@@ -86,7 +83,7 @@ def main() -> int:
     confusion: Counter[tuple[int, int]] = Counter()
     totals = [0, 0, 0, 0]  # dice, right, sure, sure and wrong
     for folder in args.folders:
-        crops, labels = crops_of(folder, args.split, fault if args.jpeg or args.noise else None)
+        crops, labels = crops_of(folder, args.split, fault)
         if not crops:
             print(f"{folder}: no labelled dice in the {args.split} split")
             continue

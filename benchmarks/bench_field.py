@@ -109,18 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         "drawn from a fixed seed, as a person clicking the corners by hand would: to see how "
         "much the reading depends on exact corners",
     )
-    parser.add_argument(
-        "--jpeg",
-        type=_quality,
-        default=0,
-        help="store every frame as a JPEG of this quality (1 to 100) first, as a video stream does",
-    )
-    parser.add_argument(
-        "--noise",
-        type=_levels,
-        default=0.0,
-        help="add sensor noise of this standard deviation (grey levels) to every frame first",
-    )
+    add_camera_fault_options(parser)
     parser.add_argument(
         "--lens",
         type=_lens,
@@ -309,6 +298,23 @@ _lens = _number(
     lambda strength: -0.5 <= strength <= 0.5,
     "lens {text}: give -0.5 to 0.5 (0.05 bends by about 5%)",
 )
+
+
+def add_camera_fault_options(parser: argparse.ArgumentParser) -> None:
+    """``--jpeg`` and ``--noise``: a streaming camera's faults given to every frame first
+    (:func:`vision.synth.photoreal.camera_faults`); ``bench_dice_model.py`` takes them too."""
+    parser.add_argument(
+        "--jpeg",
+        type=_quality,
+        default=0,
+        help="store every frame as a JPEG of this quality (1 to 100) first, as a video stream does",
+    )
+    parser.add_argument(
+        "--noise",
+        type=_levels,
+        default=0.0,
+        help="add sensor noise of this standard deviation (grey levels) to every frame first",
+    )
 
 
 def _bent(
