@@ -1002,7 +1002,8 @@ def field_dice(
     if learned and contrast is not None and len(one_per_place(found)) < 2:
         # fewer than two dice made out from their pips: the model reads every place where
         # something compact lies on the board, half a die apart, and again a quarter of a die
-        # about each place it thinks may hold a die; best guesses first
+        # about each place it thinks may hold a flat die's face (a leaning die is not added, so
+        # a place it takes for one is not looked at again); best guesses first
         step = max(2.0, 0.5 * side)
         grid_y, grid_x = np.mgrid[step / 2 : height : step, step / 2 : width : step]
         keep = somewhere[grid_y.astype(int), grid_x.astype(int)] > 0
@@ -1013,7 +1014,7 @@ def field_dice(
             if all(math.hypot(x - t[0], y - t[1]) > 0.9 * side for t in taken)
         ]
         guesses = guesses_at(spots) if spots else []
-        near_dice = [spots[k] for k, g in enumerate(guesses) if g.die_probability >= 0.5]
+        near_dice = [spots[k] for k, g in enumerate(guesses) if g.face_probability >= 0.5]
         finer = [
             (x + dx * side, y + dy * side)
             for x, y in near_dice
