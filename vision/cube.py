@@ -480,12 +480,18 @@ def _square_turn(grey: Image) -> float:
     size = grey.shape[0]
     along = np.arange(size, dtype=np.float32) - (size - 1) / 2
     near = along[None, :] ** 2 + along[:, None] ** 2 <= (TURN_REACH * FACE_RADIUS) ** 2
-    weight = (gx * gx + gy * gy) * near
-    total = float(weight.sum())
+    xx, yy = gx * gx, gy * gy
+    power = xx + yy  # an edge's strength, squared: its weight
+    total = float((power * near).sum())
     if total <= 0:
         return 0.0
-    pooled = complex((weight * np.exp(4j * np.arctan2(gy, gx))).sum()) / total
-    return math.degrees(np.angle(pooled) / 4)
+    # each edge's direction taken four-fold, weighted by its strength: power * exp(4i angle),
+    # from the double-angle formulas (no angles computed: a tenth of the time)
+    cos2, sin2 = xx - yy, 2 * gx * gy  # power * cos(2 angle), power * sin(2 angle)
+    unit = np.where(near & (power > 0), 1.0 / np.maximum(power, 1e-12), 0.0)
+    along = float(((cos2 * cos2 - sin2 * sin2) * unit).sum())
+    across = float((2 * cos2 * sin2 * unit).sum())
+    return math.degrees(math.atan2(across, along) / 4)
 
 
 def read_face(

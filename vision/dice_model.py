@@ -48,6 +48,9 @@ NOT_A_DIE = 0
 COCKED = 7
 LABELS = 8
 MODEL_FILE = "dice_face.onnx"
+#: crops per forward pass: a thousand crops run about a tenth faster in batches of this size
+#: than in one (the work stays in the processor's cache); the scores are the same
+BATCH = 128
 #: added to a crop's spread before dividing by it: a bare, even patch is not blown up to noise
 SPREAD_FLOOR = 8.0
 #: the model's word on a face read from pips (:func:`judge_faces`), each crop read in its eight
@@ -148,10 +151,13 @@ class FaceModel:
     def scores(self, crops: npt.NDArray[np.uint8]) -> FloatArray:
         """N grey crops -> N x LABELS raw scores (before softmax)."""
         blob = standardised(crops)
+        parts = []
         with self._lock:  # an OpenCV net holds one input at a time
-            self.net.setInput(blob)
-            out = np.asarray(self.net.forward(), np.float32)
-        return out.reshape(len(blob), -1)
+            for start in range(0, len(blob), BATCH):
+                batch = blob[start : start + BATCH]
+                self.net.setInput(batch)
+                parts.append(np.asarray(self.net.forward(), np.float32).reshape(len(batch), -1))
+        return np.concatenate(parts) if parts else np.zeros((0, LABELS), np.float32)
 
     def probabilities(self, crops: npt.NDArray[np.uint8]) -> FloatArray:
         scores = self.scores(crops)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from vision.dice_model import (
+    BATCH,
     COCKED,
     CROP,
     LABELS,
@@ -81,6 +82,21 @@ def test_scores_do_not_depend_on_polarity() -> None:
     )
     model = shipped_model()
     assert np.allclose(model.scores(crops), model.scores(255 - crops), atol=1e-3)
+
+
+def test_many_crops_are_scored_in_batches_each_as_it_is_alone() -> None:
+    # more crops than one forward pass takes: each keeps its own scores, in order, the last
+    # short batch too
+    rng = np.random.default_rng(8)
+    crops = rng.integers(0, 256, (2 * BATCH + 5, CROP, CROP), dtype=np.uint8)
+    crops[7] = crop_die(_die(6, LIGHT, 0.1), (60.0, 60.0), SIDE)
+    crops[-1] = crop_die(_die(2, DARK, 0.4), (60.0, 60.0), SIDE)
+    model = shipped_model()
+    together = model.scores(crops)
+    assert together.shape == (len(crops), LABELS)
+    for index in (0, 7, BATCH - 1, BATCH, 2 * BATCH, len(crops) - 1):
+        assert np.allclose(together[index], model.scores(crops[index : index + 1])[0], atol=1e-4)
+    assert int(np.argmax(together[7])) == 6 and int(np.argmax(together[-1])) == 2
 
 
 def test_read_every_way_a_crop_and_its_turns_and_mirror_read_alike() -> None:
