@@ -11,8 +11,8 @@ Shesh Besh frames (labels with ``"variant": "sheshbesh"``) are calibrated for th
 scored as the camera sees them: a stack standing on a point is one checker (``--game`` reads
 every frame for one game instead). Locations scored: the 24 points and the bar (the trays lie outside the field and are
 inferred, so they are not a reading). "served" counts them as the referee gets them: a frame
-without a hand that is read as occluded, or whose calibration is refused, gives the referee none
-of its locations, so they all count as wrong there.
+without a hand that is read as occluded (the board not seen in it, too), or whose calibration is
+refused, gives the referee none of its locations, so they all count as wrong there.
 
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal [more folders] [--show N]
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout2 --width 3840
@@ -60,8 +60,8 @@ from vision.field_board import (
     FieldSettleDetector,
     calibrate_field,
     load_calibration,
-    read_field,
     standing_for,
+    watch_field,
 )
 from vision.images import Image, load_image
 from vision.synth.photoreal import camera_faults
@@ -161,8 +161,11 @@ def main(argv: list[str] | None = None) -> int:
                     shown += 1
                 continue
             start = time.perf_counter()
-            observation = read_field(image, calibration)
+            observation = watch_field(image, calibration)
             times.append(time.perf_counter() - start)
+            if "unseen" in observation.extra and shown < args.show:
+                print(f"{label_file.name}: board not seen: {observation.extra['unseen']}")
+                shown += 1
             detector = FieldSettleDetector(calibration)
             for moment in range(3):
                 start = time.perf_counter()
@@ -377,7 +380,7 @@ def _captured(folder: Path, rows: dict[tuple[str, str], dict[str, int]], show: i
     for path, image, label in load_dataset(folder):
         row["frames"] += 1
         row["boards"] += 1
-        observation = read_field(image, calibration)
+        observation = watch_field(image, calibration)
         row["false_hands"] += observation.state == "occluded"
         wrong = [
             (p, label.count(p, "white"), label.count(p, "black"))

@@ -41,7 +41,7 @@ from sheshbesh.observation import DieReading, FrameState, LocationCount, Observa
 from vision.calibration import Calibration, decode_reference, encode_reference
 from vision.cube import FieldCube, locate_field_cube
 from vision.dice import read_dice
-from vision.errors import CalibrationError
+from vision.errors import BoardNotFoundError, CalibrationError
 from vision.field import BAR_CENTRING, Field, locate_field, resize_matrix
 from vision.field_reader import (
     Checker,
@@ -493,6 +493,58 @@ def learn_empty_board(top: Image, geometry: Field, checkers: Sequence[_Round]) -
     return EmptyBoard(np.nan_to_num(columns), level)
 
 
+#: the least likeness (:func:`board_likeness`) of a frame's bare board to the calibrated one's.
+#: On the photoreal sets a frame of the board calibrated on it, whatever its light, hands and
+#: checkers, shows 0.47 or more (all but three 0.66 or more); a black or white frame, noise or a
+#: photo of dice about 0; a frame of one board read with another's calibration up to 0.3; the
+#: same frame moved 10 pixels 0.4, 20 pixels 0.1. Set low: a board refused is a reading lost
+BOARD_SEEN = 0.2
+#: a frame whose bare cells vary less than this share of the calibrated board's variation is
+#: nearly even: a black or white frame, a covered lens
+EVEN_FRAME = 0.1
+
+
+def board_likeness(
+    strips: FloatArray, empty: EmptyBoard, hidden: npt.NDArray[np.bool_]
+) -> tuple[float, float]:
+    """How much the bare cells of ``strips`` (:func:`_column_strips`; those of the point columns
+    that ``hidden`` does not mark) look like the empty board of the calibration: the correlation of
+    their Lab colours (lightness counted half, each channel less its mean, so a change of light
+    scarcely moves it), -1 to 1; and how much those cells vary, as a share of how much the
+    calibrated board's vary there (near 0: an even frame)."""
+    free = ~hidden[:12]
+    if free.sum() < 0.2 * free.size:  # checkers nearly everywhere: judge the whole field
+        free = np.ones_like(free)
+    weights = np.array([0.5, 1.0, 1.0])
+    seen = strips[:12][free] * weights
+    board = empty.columns[:12][free] * weights
+    seen = seen - seen.mean(axis=0)
+    board = board - board.mean(axis=0)
+    seen_spread, board_spread = float(np.sum(seen * seen)), float(np.sum(board * board))
+    spread = math.sqrt(seen_spread / board_spread) if board_spread > 0 else 0.0
+    if seen_spread <= 0 or board_spread <= 0:
+        return 0.0, spread
+    return float(np.sum(seen * board) / math.sqrt(seen_spread * board_spread)), spread
+
+
+def _check_board_seen(
+    strips: FloatArray, geometry: Field, empty: EmptyBoard, checkers: Sequence[_Round]
+) -> None:
+    """Raise :class:`~vision.errors.BoardNotFoundError` when the frame does not show the
+    calibrated board (:data:`BOARD_SEEN`): its reading would be a board's that is not there."""
+    likeness, spread = board_likeness(strips, empty, _checker_cells(geometry, checkers, 1.1))
+    if likeness >= BOARD_SEEN:
+        return
+    if spread < EVEN_FRAME:
+        why = "the frame is nearly even (black or white: a covered lens, the light out?)"
+    else:
+        why = (
+            f"the bare board in it looks unlike the calibrated one (likeness {likeness:.2f}, "
+            f"{BOARD_SEEN} needed): has the camera moved, or is this another board?"
+        )
+    raise BoardNotFoundError(f"board could not be located: {why}")
+
+
 def strange_cells(
     strips: FloatArray,
     geometry: Field,
@@ -696,7 +748,10 @@ def read_field(
 ) -> Observation:
     """One frame's checkers, dice and cube (:mod:`vision.cube`) as an Observation. Where the
     calibration says stacks may stand (``standing``, Shesh Besh), a stack standing at a point's
-    base counts as one checker, as the camera sees it (:func:`vision.field_reader.find_checkers`)."""
+    base counts as one checker, as the camera sees it (:func:`vision.field_reader.find_checkers`).
+
+    Raises :class:`~vision.errors.BoardNotFoundError` when the frame does not show the calibrated
+    board (:func:`board_likeness`): a black frame, a covered lens, a camera that has moved."""
     standing = calibration.standing
     settings = settings or RingSettings()
     # the field, and the frame beside it where the hand test will look (it needs the empty
@@ -713,6 +768,9 @@ def read_field(
         standing,
         _stacker(lab, calibration) if standing else None,
     )
+    strips = None if calibration.empty is None else _column_strips(top, field)
+    if strips is not None and calibration.empty is not None:
+        _check_board_seen(strips, field, calibration.empty, _all_checkers(evidence))
     checkers = [(c.x, c.y, c.radius) for c in _all_checkers(evidence)]
     # a checker on the bar with a checker's rim is no blank cube (an emblem) in the bar's middle
     rounded = [c for c in evidence.checkers.get("bar", []) if _rim_is_round(top, c)]
@@ -730,7 +788,6 @@ def read_field(
         cube = None
     if found is not None and cube is not None:
         evidence.checkers["bar"] = _not_the_cube(evidence.checkers.get("bar", []), found, rounded)
-    strips = None if calibration.empty is None else _column_strips(top, field)
     light = None
     if strips is not None and calibration.empty is not None:
         light = _local_light(_all_checkers(evidence), strips, calibration.empty, field)
@@ -753,6 +810,21 @@ def read_field(
         if foreign >= settings.hand_area or arm >= settings.arm_area:
             observation = replace(observation, state="occluded")
     return observation
+
+
+def watch_field(
+    image: Image, calibration: FieldCalibration, *, frame: int = 0, time: float = 0.0
+) -> Observation:
+    """:func:`read_field` for a table that keeps watching: a frame that does not show the
+    calibrated board (the light out, the lens covered, the camera knocked) is an ``occluded``
+    observation, with no locations and the reason as ``extra["unseen"]``, not an error; the
+    referee waits for the board as it waits for a hand to leave it."""
+    try:
+        return read_field(image, calibration, frame=frame, time=time)
+    except BoardNotFoundError as error:
+        return Observation(
+            locations={}, state="occluded", frame=frame, time=time, extra={"unseen": str(error)}
+        )
 
 
 def _not_the_cube(

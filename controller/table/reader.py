@@ -17,7 +17,7 @@ import numpy.typing as npt
 from sheshbesh.observation import Observation
 from vision.calibration import Calibration
 from vision.config import ReaderConfig
-from vision.field_board import FieldCalibration, FieldSettleDetector, read_field
+from vision.field_board import FieldCalibration, FieldSettleDetector, watch_field
 from vision.reader import read_marker_board
 from vision.settle import SettleDetector
 
@@ -59,7 +59,8 @@ class VisionReader:
 
     def _read(self, image: Image, time: float) -> Observation:
         if isinstance(self.calibration, FieldCalibration):
-            return read_field(image, self.calibration, frame=self._frame, time=time)
+            # a frame without the board (the light out, the camera knocked) is waited out
+            return watch_field(image, self.calibration, frame=self._frame, time=time)
         return read_marker_board(image, self.calibration, self.config, frame=self._frame, time=time)
 
 

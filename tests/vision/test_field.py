@@ -12,15 +12,19 @@ import numpy as np
 import pytest
 
 from controller.cli import main
+from controller.table.reader import VisionReader
 from sheshbesh.locations import POINT_LOCATIONS
-from vision.errors import CalibrationError
+from vision.errors import BoardNotFoundError, CalibrationError
 from vision.field import check_corners, field_aspect, find_bar
 from vision.field_board import (
+    BOARD_SEEN,
     FieldCalibration,
+    board_likeness,
     calibrate_field,
     load_calibration,
     read_field,
     synthetic_field_corners,
+    watch_field,
 )
 from vision.field_reader import (
     LEAST_SEPARATION,
@@ -297,6 +301,14 @@ def test_command_line_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert reading["locations"]["p6"]["white"] == 5
     assert reading["locations"]["p1"]["black"] == 2
     assert reading["locations"]["p24"]["white"] == 2
+    # an all-black frame read with that calibration: one line saying why, no reading
+    black = tmp_path / "black.png"
+    cv2.imwrite(str(black), np.zeros_like(frame.image))
+    assert main(["read", str(black), "--calibration", str(calibration)]) == 1
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert said.err.startswith("error: board could not be located: the frame is nearly even")
+    assert said.err.count("\n") == 1
 
 
 @pytest.mark.parametrize(
@@ -489,3 +501,52 @@ def test_a_lamps_pool_over_a_dark_row_is_read_against_the_board_it_lights(
     )
     unmended = read_field(lit, calibration)
     assert (unmended.count("p1", "white"), unmended.count("p1", "black")) != (0, 2)
+
+
+def test_a_frame_that_does_not_show_the_calibrated_board_is_refused() -> None:
+    calibration, start = _start_seen(5)
+    # the board itself, in half the light, is read
+    dim = (start.astype(np.float32) * 0.5).astype(np.uint8)
+    assert read_field(dim, calibration).count("p6", "white") == 5
+    # a black frame (a covered lens, the light out), and the camera knocked aside
+    with pytest.raises(BoardNotFoundError, match="nearly even"):
+        read_field(np.zeros_like(start), calibration)
+    knocked = np.roll(start, (45, 70), axis=(0, 1))
+    with pytest.raises(BoardNotFoundError, match="unlike the calibrated one"):
+        read_field(knocked, calibration)
+    # a photo of something else: dice on a table
+    photo = cv2.imread(
+        str(Path(__file__).parents[1] / "data/real/dice-matteop65/images/five_6.jpg")
+    )
+    photo = cv2.resize(photo, (start.shape[1], start.shape[0]))
+    with pytest.raises(BoardNotFoundError, match="board could not be located"):
+        read_field(photo, calibration)
+
+
+def test_board_likeness_is_one_for_the_bare_board_and_zero_for_an_even_frame() -> None:
+    calibration, _start = _start_seen(3)
+    empty = calibration.empty
+    assert empty is not None
+    hidden = np.zeros(empty.columns.shape[:3], bool)
+    likeness, spread = board_likeness(empty.columns, empty, hidden)
+    assert likeness == pytest.approx(1.0) and spread == pytest.approx(1.0)
+    # lighter everywhere: each channel less its mean, nothing changes
+    assert board_likeness(empty.columns + 20.0, empty, hidden)[0] == pytest.approx(1.0)
+    assert board_likeness(np.full_like(empty.columns, 40.0), empty, hidden) == (0.0, 0.0)
+    # the board's picture with its columns' light and dark swapped: unlike it
+    swapped = np.concatenate([empty.columns[1:12], empty.columns[:1], empty.columns[12:]])
+    assert board_likeness(swapped, empty, hidden)[0] < BOARD_SEEN
+
+
+def test_a_table_waits_while_its_frames_do_not_show_the_board() -> None:
+    calibration, start = _start_seen(7)
+    reader = VisionReader(calibration, settle_seconds=0.2)
+    black = np.zeros_like(start)
+    states = [reader.observe(black, moment / 10) for moment in range(8)]
+    assert states[-1].state == "occluded" and not states[-1].locations
+    assert "nearly even" in states[-1].extra["unseen"]
+    watched = watch_field(black, calibration, frame=3, time=1.5)
+    assert (watched.state, watched.frame, watched.time) == ("occluded", 3, 1.5)
+    # the board seen again: read as before
+    seen = [reader.observe(start, 1.0 + moment / 10) for moment in range(8)]
+    assert seen[-1].state == "settled" and seen[-1].count("p6", "white") == 5
