@@ -98,6 +98,7 @@ def status_word(word: Any) -> str:
         "off": _("off"),
         "available": _("available"),
         "not installed": _("not installed"),
+        "board not seen": _("board not seen"),
     }
     return words.get(str(word), str(word))
 

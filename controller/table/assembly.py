@@ -326,6 +326,8 @@ class LiveTable(Closing):
                     self.clock.now = time.time() if live_camera else offset + frame.time
                     self.health.set("leds", leds_health(self.lights, leds_kind))
                     table.frame(frame.image, self.clock.now)
+                    # the panel says so when the camera runs but does not show the board
+                    self._camera("ok" if table.status.board_seen else "board not seen")
                     self.frames_read += 1
                     if stopped() or (frames and self.frames_read >= frames):
                         return self.frames_read

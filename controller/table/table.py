@@ -69,6 +69,9 @@ class TableStatus:
     last_error: str = ""
     latest_frame: Image | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: whether the camera shows the calibrated board: False from a frame read as not showing it
+    #: (the light out, the lens covered, the camera knocked) until one is read settled again
+    board_seen: bool = True
 
 
 class Table:
@@ -98,6 +101,10 @@ class Table:
             self.status.frames += 1
             self.status.latest_frame = image
             observation = self.reader.observe(image, time)
+            if "unseen" in observation.extra:
+                self.status.board_seen = False
+            elif observation.state == "settled":
+                self.status.board_seen = True
             events = list(self.runner.feed(Tick(time)))
             if observation.state == "settled" and (
                 self._last is None or not same_reading(observation, self._last)

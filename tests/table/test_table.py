@@ -70,3 +70,31 @@ def test_same_reading_ignores_times_and_confidences() -> None:
     assert same_reading(a, b)
     assert not same_reading(a, c)
     assert not same_reading(a, Observation(locations=counts, dice=(DieReading(4),)))
+
+
+def test_the_status_says_when_the_camera_does_not_show_the_board() -> None:
+    unseen = Observation(
+        locations={}, state="occluded", extra={"unseen": "board could not be located: ..."}
+    )
+    frames = iter(
+        [
+            Observation(locations={"p1": LocationCount(2, 0)}),
+            Observation(locations={}, state="moving"),
+            unseen,
+            Observation(locations={}, state="moving"),  # still not seen: nothing read yet
+            Observation(locations={}, state="occluded"),  # a hand: the board is there
+            Observation(locations={"p1": LocationCount(2, 0)}),
+        ]
+    )
+
+    class Frames:
+        def observe(self, image: object, time: float) -> Observation:
+            return next(frames)
+
+    runner = Runner.resume(Record(":memory:"), clock=lambda: 0.0)
+    table = Table(Frames(), runner)
+    seen = []
+    for moment in range(6):
+        table.frame(None, float(moment))  # type: ignore[arg-type]
+        seen.append(table.status.board_seen)
+    assert seen == [True, True, False, False, False, True]
