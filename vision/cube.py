@@ -489,9 +489,9 @@ def _square_turn(grey: Image) -> float:
     # from the double-angle formulas (no angles computed: a tenth of the time)
     cos2, sin2 = xx - yy, 2 * gx * gy  # power * cos(2 angle), power * sin(2 angle)
     unit = np.where(near & (power > 0), 1.0 / np.maximum(power, 1e-12), 0.0)
-    along = float(((cos2 * cos2 - sin2 * sin2) * unit).sum())
-    across = float((2 * cos2 * sin2 * unit).sum())
-    return math.degrees(math.atan2(across, along) / 4)
+    pooled_cos = float(((cos2 * cos2 - sin2 * sin2) * unit).sum())  # sum of power * cos(4 angle)
+    pooled_sin = float((2 * cos2 * sin2 * unit).sum())  # sum of power * sin(4 angle)
+    return math.degrees(math.atan2(pooled_sin, pooled_cos) / 4)
 
 
 def read_face(
