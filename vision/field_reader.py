@@ -60,7 +60,10 @@ class RingSettings:
     light checker's rim against a light point is a soft shading). A checker lying over the gap
     between two rings ``layered`` (the row under it shows little of its own rims), and over the
     row's end ``overhang`` (all round); on a full row (``full_row``), one whose ring is at least
-    ``covering`` and clearer than the place beyond it, which it covers, counts too.
+    ``covering`` and clearer than the place beyond it, which it covers, counts too; and so does
+    one over the gap between two places of a full row that both ring under ``hidden_rims`` and
+    ``rims_drop`` fainter (in mean) than the rest of the row (it hides part of both their rims),
+    where its own ring against ``faint_edge`` edges is at least ``covered``.
     """
 
     present: float = 0.7
@@ -75,6 +78,8 @@ class RingSettings:
     arm_area: float = 1.8
     layered: float = 0.7
     covering: float = 0.5
+    hidden_rims: float = 0.6
+    rims_drop: float = 0.18
     overhang: float = 0.95
     edge: float = 0.5
     faint_edge: float = 0.25
@@ -390,6 +395,24 @@ def _row(
             ):
                 break
             layered.add(index)
+        # a checker on top of two hides part of both their rims: the two ring clearly fainter
+        # than the rest of the row (the row's own rims are the measure, not the board's
+        # contrast), and its own rim, on checkers of its colour, shows at least faintly; the
+        # faintest pair first, and a place beside a gap already covered is explained by it
+        rings = [ring for _x, _y, ring in places[:length]]
+        for index in sorted(range(length - 1), key=lambda k: rings[k] + rings[k + 1]):
+            pair, rest = rings[index : index + 2], rings[:index] + rings[index + 2 :]
+            if (
+                not {index - 1, index, index + 1} & layered
+                and max(pair) < settings.hidden_rims
+                and sum(rest) / len(rest) - sum(pair) / 2 >= settings.rims_drop
+                and all(vouched(*places[k][:2]) for k in (index, index + 1))
+                and gradients.ring_scores(np.array([gaps[index][:2]]), radius, settings.faint_edge)[
+                    0
+                ]
+                >= settings.covered
+            ):
+                layered.add(index)
     over = [
         Checker(x, y, radius, gap, gradients.disc_colour(x, y, radius), 2)
         for index, (x, y, gap) in enumerate(gaps)

@@ -258,3 +258,28 @@ def test_a_checker_on_a_full_row_rings_clearer_than_the_one_it_covers(
     labels, observation = _read_on_itself(stem)
     assert sum(labels["locations"][location].values()) in (6, 7)
     assert _counts(observation, location) == labels["locations"][location]
+
+
+@pytest.mark.parametrize(
+    ("stem", "location"),
+    [(HELDOUT4 / "travel-014011", "p22"), (HELDOUT3 / "travel-009013", "p13")],
+)
+def test_a_checker_over_a_gap_is_told_by_the_rims_it_hides(stem: Path, location: str) -> None:
+    # five in a row and a sixth lying over the first gap: its own rim barely rings (it lies on
+    # checkers of its colour, and the gap's ring is no clearer than the place beyond it), but
+    # the two it lies on ring far fainter than the rest of their row
+    labels, observation = _read_on_itself(stem)
+    assert sum(labels["locations"][location].values()) == 6
+    assert _counts(observation, location) == labels["locations"][location]
+
+
+@pytest.mark.parametrize(
+    ("stem", "location"),
+    [(PHOTOREAL / "tournament-felt-000034", "p19"), (PHOTOREAL / "wooden-folding-000037", "p13")],
+)
+def test_a_row_whose_first_rims_ring_fainter_is_no_second_layer(stem: Path, location: str) -> None:
+    # five in a row whose first two ring fainter than the rest (in the frame's shadow), one of
+    # them still clearly: nothing lies on them
+    labels, observation = _read_on_itself(stem)
+    assert sum(labels["locations"][location].values()) == 5
+    assert _counts(observation, location) == labels["locations"][location]
