@@ -63,7 +63,10 @@ class RingSettings:
     ``covering`` and clearer than the place beyond it, which it covers, counts too; and so does
     one over the gap between two places of a full row that both ring under ``hidden_rims`` and
     ``rims_drop`` fainter (in mean) than the rest of the row (it hides part of both their rims),
-    where its own ring against ``faint_edge`` edges is at least ``covered``.
+    where its own ring against ``faint_edge`` edges is at least ``covered``. On a point of its own
+    colour a row goes on past its last sure checker over places that ring at least ``weak``, and
+    ``faint_row`` against ``faint_edge`` edges, up to a plainly bare place that rings under
+    ``bare_faint`` even so.
     """
 
     present: float = 0.7
@@ -90,6 +93,8 @@ class RingSettings:
     layer_below: float = 0.7
     bar_edge: float = 0.2
     colourless_rim: float = 0.7
+    faint_row: float = 0.6
+    bare_faint: float = 0.35
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,6 +364,31 @@ def _row(
         verdicts.append(verdict(len(places) - 1))
     found = [index for index, held in enumerate(verdicts) if held]
     length = found[-1] + 1 if found else 0
+
+    def faint(index: int) -> float:
+        x, y, _ring = places[index]
+        return float(gradients.ring_scores(np.array([[x, y]]), radius, settings.faint_edge)[0])
+
+    # on a point of the row's own colour (colour cannot tell), a row goes on over the places
+    # past its last sure checker that each show a rim against faint edges, when the place after
+    # them shows hardly any: the bare point
+    run = length
+    while (
+        length
+        and run < len(verdicts)
+        and verdicts[run] is None
+        and colourless(*places[run][:2])
+        and places[run][2] >= settings.weak
+        and faint(run) >= settings.faint_row
+    ):
+        run += 1
+    if (
+        run > length
+        and run < len(verdicts)
+        and verdicts[run] is False
+        and faint(run) < settings.bare_faint
+    ):
+        length = run
     refused = max((ring for _x, _y, ring in places[length : length + 1]), default=0.0)
     row = [
         Checker(x, y, radius, ring, gradients.disc_colour(x, y, radius))

@@ -283,3 +283,31 @@ def test_a_row_whose_first_rims_ring_fainter_is_no_second_layer(stem: Path, loca
     labels, observation = _read_on_itself(stem)
     assert sum(labels["locations"][location].values()) == 5
     assert _counts(observation, location) == labels["locations"][location]
+
+
+@pytest.mark.parametrize(
+    ("stem", "location"),
+    [
+        (HELDOUT6 / "tournament-felt-030016", "p6"),
+        (HELDOUT4 / "tournament-felt-014031", "p4"),
+        (PHOTOREAL / "tournament-leather-000052", "p20"),
+    ],
+)
+def test_a_row_on_a_point_of_its_own_colour_runs_to_the_bare_point(
+    stem: Path, location: str
+) -> None:
+    # light checkers on a light point: past the first sure ones, colour cannot tell and their
+    # rims are soft shadings, but each still shows against faint edges, and the place after the
+    # row shows hardly any rim at all
+    labels, observation = _read_on_itself(stem)
+    assert labels["locations"][location]["black"] == 0
+    assert labels["locations"][location]["white"] >= 2
+    assert _counts(observation, location) == labels["locations"][location]
+
+
+def test_a_lone_checker_before_a_faint_shading_stays_alone() -> None:
+    # one checker on a light point, and past it a place whose rim shows only a little against
+    # faint edges (a shading, no checker): the row is the one checker
+    labels, observation = _read_on_itself(HELDOUT4 / "tournament-felt-014036")
+    assert sum(labels["locations"]["p20"].values()) == 1
+    assert _counts(observation, "p20") == labels["locations"]["p20"]
