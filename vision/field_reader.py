@@ -63,10 +63,10 @@ class RingSettings:
     ``covering`` and clearer than the place beyond it, which it covers, counts too; and so does
     one over the gap between two places of a full row that both ring under ``hidden_rims`` and
     ``rims_drop`` fainter (in mean) than the rest of the row (it hides part of both their rims),
-    where its own ring against ``faint_edge`` edges is at least ``covered``. On a point of its own
-    colour a row goes on past its last sure checker over places that ring at least ``weak``, and
-    ``faint_row`` against ``faint_edge`` edges, up to a plainly bare place that rings under
-    ``bare_faint`` even so.
+    where its own ring against ``faint_edge`` edges is at least ``covered``. A row goes on past
+    its last sure checker over places that colour does not call bare and that ring at least
+    ``weak``, and ``faint_row`` against ``faint_edge`` edges, up to a plainly bare place that
+    rings under ``bare_faint`` even so.
     """
 
     present: float = 0.7
@@ -369,15 +369,15 @@ def _row(
         x, y, _ring = places[index]
         return float(gradients.ring_scores(np.array([[x, y]]), radius, settings.faint_edge)[0])
 
-    # on a point of the row's own colour (colour cannot tell), a row goes on over the places
-    # past its last sure checker that each show a rim against faint edges, when the place after
-    # them shows hardly any: the bare point
+    # a row goes on over the places past its last sure checker that each show a rim against
+    # faint edges where colour says a checker lies or cannot tell (a point of the row's own
+    # colour), when the place after them shows hardly any: the bare point
     run = length
     while (
         length
         and run < len(verdicts)
         and verdicts[run] is None
-        and colourless(*places[run][:2])
+        and (colourless(*places[run][:2]) or vouched(*places[run][:2]))
         and places[run][2] >= settings.weak
         and faint(run) >= settings.faint_row
     ):

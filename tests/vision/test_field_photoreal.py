@@ -311,3 +311,12 @@ def test_a_lone_checker_before_a_faint_shading_stays_alone() -> None:
     labels, observation = _read_on_itself(HELDOUT4 / "tournament-felt-014036")
     assert sum(labels["locations"]["p20"].values()) == 1
     assert _counts(observation, "p20") == labels["locations"]["p20"]
+
+
+def test_a_row_whose_last_checkers_ring_faintly_runs_to_the_bare_point() -> None:
+    # six dark checkers: the last two ring too faintly to be sure alone, though their colour is
+    # a checker's and their rims show against faint edges; the place after them shows hardly
+    # any rim: the row is six
+    labels, observation = _read_on_itself(HELDOUT2 / "inlaid-tavla-007013")
+    assert labels["locations"]["p1"] == {"white": 0, "black": 6}
+    assert _counts(observation, "p1") == labels["locations"]["p1"]
