@@ -263,8 +263,9 @@ def _row(
     pitch = pitch or 2 * radius
     edge = settings.edge
 
-    def score(x: float, y: float) -> float:
-        return float(gradients.ring_scores(np.array([[x, y]]), radius, edge)[0])
+    def score(x: float, y: float, least: float = edge) -> float:
+        """The ring at (x, y), against edges of at least ``least``."""
+        return float(gradients.ring_scores(np.array([[x, y]]), radius, least)[0])
 
     said: dict[tuple[float, float], bool | None] = {}
 
@@ -313,8 +314,7 @@ def _row(
         if index and verdicts[index - 1] and colourless(x, y):
             # a checker on a point of its own colour, next in a row: its rim is only the soft
             # shading against its neighbour and the point, fainter than the field's edges
-            faint = gradients.ring_scores(np.array([[x, y]]), radius, settings.faint_edge)
-            ring = max(ring, float(faint[0]))
+            ring = max(ring, score(x, y, settings.faint_edge))
         # a checker lying over the gap either side lies on this place's checker too
         over = any(0 <= gap < len(gaps) and lies_over(gap) for gap in (index - 1, index))
         if (
@@ -366,8 +366,7 @@ def _row(
     length = found[-1] + 1 if found else 0
 
     def faint(index: int) -> float:
-        x, y, _ring = places[index]
-        return float(gradients.ring_scores(np.array([[x, y]]), radius, settings.faint_edge)[0])
+        return score(*places[index][:2], settings.faint_edge)
 
     # a row goes on over the places past its last sure checker that each show a rim against
     # faint edges where colour says a checker lies or cannot tell (a point of the row's own
@@ -437,10 +436,7 @@ def _row(
                 and max(pair) < settings.hidden_rims
                 and sum(rest) / len(rest) - sum(pair) / 2 >= settings.rims_drop
                 and all(vouched(*places[k][:2]) for k in (index, index + 1))
-                and gradients.ring_scores(np.array([gaps[index][:2]]), radius, settings.faint_edge)[
-                    0
-                ]
-                >= settings.covered
+                and score(*gaps[index][:2], settings.faint_edge) >= settings.covered
             ):
                 layered.add(index)
     over = [
