@@ -619,6 +619,10 @@ FRAME_CELL = 0.25
 #: a cell of the frame this unlike the frame's own colour (Lab distance, lightness counted half)
 #: holds something: an arm, a cup, a hand resting there
 FRAME_STRANGE = 30.0
+#: but not a cell whose colour is the frame's own paled towards white (a window's or a lamp's
+#: glare on the frame adds light and takes the frame's colour away in proportion): one within this
+#: (Lab, a and b) of the frame's colour faded towards neutral as far as the cell is lighter
+FRAME_GLARE = 8.0
 #: or edges across the frame this many times stronger than the frame's usual (an arm's sides; a
 #: frame's grain and its joints run along it): an arm of the frame's own colour shows so
 FRAME_EDGES = 3.0
@@ -676,7 +680,8 @@ def _frame_beside(bands: Sequence[Image], geometry: Field) -> list[npt.NDArray[n
         if not seen.any():
             sides.append(np.zeros(cells, bool))
             continue
-        unlike = _distance(colours, np.median(colours[seen], axis=0)) > FRAME_STRANGE
+        frame = np.median(colours[seen], axis=0)
+        unlike = (_distance(colours, frame) > FRAME_STRANGE) & ~_glare_on(colours, frame)
         edged = edges > FRAME_EDGES * (float(np.median(edges[seen])) + 1.0)
         crossed = (unlike | edged) & seen
         marked = np.flatnonzero(crossed)
@@ -685,6 +690,16 @@ def _frame_beside(bands: Sequence[Image], geometry: Field) -> list[npt.NDArray[n
                 crossed[before:after] = True
         sides.append(np.asarray(crossed, np.bool_))
     return sides
+
+
+def _glare_on(colours: FloatArray, surface: FloatArray) -> npt.NDArray[np.bool_]:
+    """Which of ``colours`` (Lab, OpenCV's 0..255 scale) are ``surface``'s own colour under a
+    glare (:data:`FRAME_GLARE`): lighter, with its chroma faded towards neutral in proportion to
+    the lightness added (all the way at white)."""
+    added = (colours[:, 0] - surface[0]) / max(255.0 - surface[0], 1.0)
+    faded = (surface[1:] - 128.0) * (1.0 - np.clip(added, 0.0, 1.0))[:, None]
+    off = np.linalg.norm(colours[:, 1:] - 128.0 - faded, axis=1)
+    return np.asarray((added > 0) & (off < FRAME_GLARE), np.bool_)
 
 
 def unlike_checkers(strips: FloatArray, colours: CheckerColours) -> npt.NDArray[np.bool_]:

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import field_board
 from vision.field_board import (
     FRAME_FAR,
     FieldCalibration,
@@ -106,6 +107,31 @@ def test_something_on_the_frame_alone_is_no_hand(seed: int) -> None:
     assert beside.extra["arm"] == 0.0
     assert beside.state != "occluded"
     assert read_field(image, calibration).state != "occluded"
+
+
+def _glared(image: Image, calibration: FieldCalibration, top: float, bottom: float) -> Image:
+    """``image`` under a soft glare over :func:`_painted`'s band: every colour there paled
+    halfway towards white at the middle, less towards the glare's blurred edge, as a window's or
+    a lamp's light off a glossy surface does."""
+    band = _painted(np.zeros_like(image), calibration, top, bottom, (255, 255, 255))
+    blur = 0.25 * calibration.field.point_width
+    weight = cv2.GaussianBlur(band[..., 0].astype(np.float32) / 255.0, (0, 0), blur)[..., None]
+    return np.asarray((image * (1 - 0.5 * weight) + 255 * 0.5 * weight).round(), np.uint8)
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_glare_over_the_frame_and_the_field_beside_it_is_no_arm(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the shape of an arm reaching in, but the colour under it only paled: the frame's own
+    image, calibration = _starting_frame(seed)
+    glared = _glared(image, calibration, 0.8, 1.0 + FRAME_FAR + 0.05)
+    reading = read_field(glared, calibration)
+    assert reading.extra["arm"] == 0.0
+    assert reading.state != "occluded"
+    # taken for something crossing the frame when a glare is not told from it
+    monkeypatch.setattr(field_board, "FRAME_GLARE", 0.0)
+    assert read_field(glared, calibration).extra["arm"] >= RingSettings().arm_area
 
 
 @pytest.mark.parametrize("seed", [3, 8])
