@@ -18,7 +18,7 @@ frame, a tray). So the reader
   camera a cube's face lies off the middle of its side and shadow): the ink is what a local
   threshold sets apart (dark digits on a light cube, light on a dark one); shapes of a digit's
   size near the window's middle are matched alone against the whole numbers (one digit, or two run
-  together by a soft focus) and in neighbouring pairs digit by digit, against 2, 4, 8, 16, 32 and
+  together by a soft focus, when the shape is nearly as wide as long or has a loop) and in neighbouring pairs digit by digit, against 2, 4, 8, 16, 32 and
   64 drawn in six of OpenCV's Hershey fonts (sans, serif, script; thin and bold), in the four ways
   a cube can lie. A match counts only as much as the ink stands plainly on an even face, and the
   best reading wins. When no window shows a number but one in the bar's middle stands out
@@ -93,6 +93,8 @@ REACH = 1.3
 INK_BLOCK = 0.45
 INK_CONTRAST = 6
 INK_JOIN = 1
+#: a shape is two digits run together only when its short side is this share of its long side
+RUN_TOGETHER = 0.6
 #: the shapes nearest the close-up's middle read, at most
 SHAPES = 6
 #: ink standing out from the face round it this many times the face's own variation is fully
@@ -437,12 +439,23 @@ def _number_templates() -> dict[int, Floats]:
 
 
 def _read_whole(ink: Floats) -> tuple[int | None, float]:
-    """The number one ink shape shows (a digit, or two run together), and how well it matched."""
+    """The number one ink shape shows (a digit, or two run together), and how well it matched.
+    Two digits run together make a shape nearly as wide as it is long (:data:`RUN_TOGETHER`),
+    whichever way the cube lies, or one with a loop (a 6's, a 4's, a 1 joined to a 6); a narrower
+    one with no loop is read as one digit only (a narrow font's 2 matched a 64 on its side)."""
     picture = _normalise(ink)
     if picture is None:
         return None, -1.0
+    shape = (ink > 0.35).astype(np.uint8)
+    ys, xs = np.nonzero(shape)
+    extents = sorted((int(xs.max() - xs.min()) + 1, int(ys.max() - ys.min()) + 1))
+    _outlines, nesting = cv2.findContours(shape, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    looped = nesting is not None and bool((nesting[0][:, 3] >= 0).any())
+    one_digit = extents[0] < RUN_TOGETHER * extents[1] and not looped
     best: tuple[int | None, float] = (None, -1.0)
     for value, templates in _number_templates().items():
+        if one_digit and value >= 10:
+            continue
         match = float((templates @ picture.ravel()).max())
         if match > best[1]:
             best = (value, match)
