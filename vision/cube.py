@@ -18,14 +18,15 @@ frame, a tray). So the reader
   camera a cube's face lies off the middle of its side and shadow): the ink is what a local
   threshold sets apart (dark digits on a light cube, light on a dark one); shapes of a digit's
   size near the window's middle are matched alone against the whole numbers (one digit, or two run
-  together by a soft focus, when the shape is nearly as wide as long or has a loop) and in neighbouring pairs digit by digit, against 2, 4, 8, 16, 32 and
-  64 drawn in six of OpenCV's Hershey fonts (sans, serif, script; thin and bold), in the four ways
-  a cube can lie. A match counts only as much as the ink stands plainly on an even face, and the
-  best reading wins. When no window shows a number but one in the bar's middle stands out
-  strongly, the cube is taken as centred showing an emblem (as many cubes do in place of 64): 64,
-  middle. (A checker resting in the bar's middle, with the cube elsewhere and unread, reads so
-  too.) So is it when the only number read is a doubtful 64 away from the middle: a cube is turned
-  to 64 once in a long while, and the frame's grain or a logo's strokes pass for one.
+  together by a soft focus, when the shape is nearly as wide as long or has a loop) and in
+  neighbouring pairs digit by digit, against 2, 4, 8, 16, 32 and 64 drawn in six of OpenCV's
+  Hershey fonts (sans, serif, script; thin and bold), in the four ways a cube can lie. A match
+  counts only as much as the ink stands plainly on an even face, and the best reading wins. When
+  no window shows a number but one in the bar's middle stands out strongly, the cube is taken as
+  centred showing an emblem (as many cubes do in place of 64): 64, middle. (A checker resting in
+  the bar's middle, with the cube elsewhere and unread, reads so too.) So is it when the only
+  number read is a doubtful 64 away from the middle: a cube is turned to 64 once in a long
+  while, and the frame's grain or a logo's strokes pass for one.
 
 Nothing is learned: the digits are drawn at run time; the thresholds were set on the photoreal
 renders' tuning split (the renderer's own font never enters). Called by
@@ -95,6 +96,8 @@ INK_CONTRAST = 6
 INK_JOIN = 1
 #: a shape is two digits run together only when its short side is this share of its long side
 RUN_TOGETHER = 0.6
+#: a glyph picture's pixels this inked or more are the shape (its extent, its loops)
+INKED = 0.35
 #: the shapes nearest the close-up's middle read, at most
 SHAPES = 6
 #: ink standing out from the face round it this many times the face's own variation is fully
@@ -376,7 +379,7 @@ def _digit_templates() -> dict[str, Floats]:
 def _normalise(ink: Floats) -> Floats | None:
     """The ink's bounding box scaled (keeping its proportions) into a GLYPH x GLYPH picture,
     softened and brought to zero mean and unit norm, so fonts of other weights compare fairly."""
-    ys, xs = np.nonzero(ink > 0.35)
+    ys, xs = np.nonzero(ink > INKED)
     if len(xs) < 4:
         return None
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
@@ -438,6 +441,12 @@ def _number_templates() -> dict[int, Floats]:
     return out
 
 
+def _looped(shape: npt.NDArray[np.uint8]) -> bool:
+    """Whether a shape (a 0/1 picture) closes round a hole: a 6's loop, a closed 4's."""
+    _outlines, nesting = cv2.findContours(shape, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    return nesting is not None and bool((nesting[0][:, 3] >= 0).any())
+
+
 def _read_whole(ink: Floats) -> tuple[int | None, float]:
     """The number one ink shape shows (a digit, or two run together), and how well it matched.
     Two digits run together make a shape nearly as wide as it is long (:data:`RUN_TOGETHER`),
@@ -446,12 +455,10 @@ def _read_whole(ink: Floats) -> tuple[int | None, float]:
     picture = _normalise(ink)
     if picture is None:
         return None, -1.0
-    shape = (ink > 0.35).astype(np.uint8)
+    shape = (ink > INKED).astype(np.uint8)
     ys, xs = np.nonzero(shape)
-    extents = sorted((int(xs.max() - xs.min()) + 1, int(ys.max() - ys.min()) + 1))
-    _outlines, nesting = cv2.findContours(shape, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    looped = nesting is not None and bool((nesting[0][:, 3] >= 0).any())
-    one_digit = extents[0] < RUN_TOGETHER * extents[1] and not looped
+    short, long = sorted((int(xs.max() - xs.min()) + 1, int(ys.max() - ys.min()) + 1))
+    one_digit = short < RUN_TOGETHER * long and not _looped(shape)
     best: tuple[int | None, float] = (None, -1.0)
     for value, templates in _number_templates().items():
         if one_digit and value >= 10:
