@@ -18,6 +18,8 @@ refused, gives the referee none of its locations, so they all count as wrong the
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout2 --width 3840
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout2 --corner-error 4
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal --jpeg 60 --noise 4 --lens 0.05
+    .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout6 --light 1.1,1,0.7
+    .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout6 --light 1.4 --blur 1.5
 
 A folder written by ``sheshbesh run --capture DIR`` (numbered frames labelled with the positions
 the referee committed, and the calibration beside them) is read with its own calibration and
@@ -25,7 +27,10 @@ compared the same way: a café's own board checked on its own games.
 
 ``--jpeg``, ``--noise`` and ``--lens`` give every frame a real camera's faults first (a video
 stream's compression, a small sensor's noise, a wide lens's barrel), to see how much the reading
-leans on the renderer's clean pictures.
+leans on the renderer's clean pictures; ``--light`` an exposure or a white balance the camera got
+wrong (each colour's light multiplied, clipped where the sensor fills), and ``--blur`` a focus a
+little off. Each frame is calibrated on itself after its faults, as a camera that always sees
+them would be.
 
 Prints one table row per family (tuning families and held-out families apart) and the read time
 per frame (median and worst, one core). ``--show N`` first prints up to N misread frames: the
@@ -117,6 +122,21 @@ def main(argv: list[str] | None = None) -> int:
         help="bend every frame (and its corners) as a lens does: positive for a wide lens's "
         "barrel, negative for a pincushion; 0.05 moves the image's corners by about 5%%",
     )
+    parser.add_argument(
+        "--light",
+        type=_gains,
+        default=(1.0, 1.0, 1.0),
+        help="multiply every frame's light by this (one number: an exposure, 1.4 over and 0.6 "
+        "under) or each colour's by its own (R,G,B: a white balance, 1.1,1,0.7 a warm lamp left "
+        "uncorrected), in linear light, clipped where the sensor fills",
+    )
+    parser.add_argument(
+        "--blur",
+        type=_spread,
+        default=0.0,
+        help="blur every frame by a Gaussian of this spread (pixels, after --width): a focus a "
+        "little off",
+    )
     args = parser.parse_args(argv)
     for folder in args.folders:
         if not folder.is_dir():
@@ -146,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
                 image, corners = _rescaled(image, corners, args.width)
             if args.lens:
                 image, corners = _bent(image, corners, args.lens)
+            image = _lit(_blurred(image, args.blur), args.light)
             image = camera_faults(image, args.jpeg, args.noise, grain)
             if args.corner_error:
                 corners = _clicked(corners, args.corner_error, clicks)
@@ -301,6 +322,52 @@ _lens = _number(
     lambda strength: -0.5 <= strength <= 0.5,
     "lens {text}: give -0.5 to 0.5 (0.05 bends by about 5%)",
 )
+
+
+#: ``--blur``: a Gaussian's spread in pixels, 0 (none) to 50
+_spread = _number(
+    float,
+    "a number of pixels",
+    lambda spread: 0 <= spread <= 50,
+    "blur of {text} pixels: give 0 to 50",
+)
+
+
+def _gains(text: str) -> tuple[float, float, float]:
+    """``--light``: one gain for every colour, or three (red, green, blue), each 0.05 to 20."""
+    parts = text.split(",")
+    if len(parts) not in (1, 3):
+        raise argparse.ArgumentTypeError(
+            f"light {text!r}: give one gain (1.4) or three, red,green,blue (1.1,1,0.7)"
+        )
+    try:
+        gains = [float(part) for part in parts]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"light {text!r}: the gains must be numbers") from None
+    if not all(0.05 <= gain <= 20 for gain in gains):
+        raise argparse.ArgumentTypeError(f"light {text!r}: give gains of 0.05 to 20")
+    red, green, blue = gains * 3 if len(gains) == 1 else gains
+    return (red, green, blue)
+
+
+def _lit(image: Image, gains: tuple[float, float, float]) -> Image:
+    """``image`` (BGR, sRGB-coded) with each colour's linear light multiplied by its gain (red,
+    green, blue), clipped at the sensor's full level: an exposure or a white balance gone wrong."""
+    if gains == (1.0, 1.0, 1.0):
+        return image
+    linear = (np.arange(256) / 255.0) ** 2.2
+    channels = []
+    for channel, gain in zip(cv2.split(image), gains[::-1], strict=True):  # blue first
+        table = np.rint(255.0 * np.minimum(linear * gain, 1.0) ** (1 / 2.2)).astype(np.uint8)
+        channels.append(cv2.LUT(channel, table))
+    return np.asarray(cv2.merge(channels), np.uint8)
+
+
+def _blurred(image: Image, spread: float) -> Image:
+    """``image`` blurred by a Gaussian of ``spread`` pixels (0: as it is)."""
+    if not spread:
+        return image
+    return np.asarray(cv2.GaussianBlur(image, (0, 0), spread), np.uint8)
 
 
 def add_camera_fault_options(parser: argparse.ArgumentParser) -> None:

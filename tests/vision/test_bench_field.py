@@ -1,5 +1,6 @@
-"""``benchmarks/bench_field.py``: the misread frames ``--show N`` lists say what was wrong, and a
-folder that is not there is refused by name rather than read as an empty set.
+"""``benchmarks/bench_field.py``: the misread frames ``--show N`` lists say what was wrong, a
+folder that is not there is refused by name rather than read as an empty set, and the camera's
+faults it can add (``--light``, ``--blur``) do what they say.
 
 The dice line names the dice labelled and the dice read, each with its pips and where its box
 starts, so a misread face, a missed die and a board mark taken for a die can be told apart from
@@ -8,11 +9,15 @@ the bench's output alone.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
+
+import numpy as np
 
 from vision.field_board import calibrate_field, read_field
 from vision.images import load_image
@@ -83,3 +88,50 @@ def test_shesh_besh_frames_are_scored_as_the_camera_sees_them(tmp_path: Path) ->
 
     assert " 100.0%  25/25 " in scored()
     assert " 100.0%  25/25 " not in scored("--game", "backgammon")
+
+
+def _bench_module() -> ModuleType:
+    """``benchmarks/bench_field.py`` loaded as a module, for its camera faults."""
+    spec = importlib.util.spec_from_file_location(
+        "bench_field", ROOT / "benchmarks" / "bench_field.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_light_multiplies_each_colours_linear_light_and_clips_where_the_sensor_fills() -> None:
+    bench = _bench_module()
+    frame = np.full((4, 4, 3), 128, np.uint8)
+    assert bench._lit(frame, (1.0, 1.0, 1.0)) is frame
+    lit = bench._lit(frame, (2.0, 1.0, 0.5))  # red doubled, green kept, blue halved
+    blue, green, red = (int(v) for v in lit[0, 0])
+    assert green == 128
+    # twice the light is not twice the sRGB code: (2 * (128/255)^2.2)^(1/2.2) of full
+    assert red == round(255 * (2 * (128 / 255) ** 2.2) ** (1 / 2.2)) == 175
+    assert blue == round(255 * (0.5 * (128 / 255) ** 2.2) ** (1 / 2.2)) == 93
+    assert int(bench._lit(frame, (20.0, 20.0, 20.0)).min()) == 255  # the sensor is full
+
+
+def test_blur_spreads_a_spot_and_keeps_its_light() -> None:
+    bench = _bench_module()
+    frame = np.zeros((41, 41, 3), np.uint8)
+    frame[20, 20] = 255
+    assert bench._blurred(frame, 0.0) is frame
+    blurred = bench._blurred(frame, 2.0).astype(np.float64)
+    assert blurred[20, 20, 0] < 255 / 10 and blurred[20, 23, 0] > 0
+    assert abs(blurred[..., 0].sum() - 255) < 25  # rounding to whole levels loses a little
+
+
+def test_light_and_blur_that_cannot_be_used_are_refused_in_one_line() -> None:
+    for option, value, said in (
+        ("--light", "1,2", "give one gain (1.4) or three, red,green,blue (1.1,1,0.7)"),
+        ("--light", "bright", "the gains must be numbers"),
+        ("--light", "0", "give gains of 0.05 to 20"),
+        ("--blur", "-1", "blur of -1 pixels: give 0 to 50"),
+    ):
+        done = _bench(str(ROOT / "tests" / "data" / "photoreal"), option, value, timeout=120)
+        assert done.returncode == 2, (option, value)
+        assert said in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
