@@ -103,6 +103,11 @@ class FieldCalibration:
                 "level": round(self.empty.level, 2),
                 "shape": list(self.empty.columns.shape),
                 "columns": np.round(self.empty.columns, 1).ravel().tolist(),
+                **(
+                    {"unseen": np.flatnonzero(self.empty.unseen).tolist()}
+                    if self.empty.unseen is not None and self.empty.unseen.any()
+                    else {}
+                ),
             },
             "reference": None if self.reference is None else encode_reference(self.reference),
         }
@@ -134,8 +139,12 @@ class FieldCalibration:
                 columns = np.array(data["empty"]["columns"], np.float64).reshape(shape)
                 if len(shape) != 4 or shape[0] != 13 or shape[3] != 3:
                     raise ValueError(f"shape {shape}")
-                empty = EmptyBoard(columns, float(data["empty"]["level"]))
-            except (KeyError, TypeError, ValueError) as error:
+                unseen = None
+                if data["empty"].get("unseen"):
+                    unseen = np.zeros(shape[:3], bool)
+                    unseen.ravel()[np.array(data["empty"]["unseen"], np.intp)] = True
+                empty = EmptyBoard(columns, float(data["empty"]["level"]), unseen)
+            except (KeyError, TypeError, ValueError, IndexError) as error:
                 raise CalibrationError(
                     f"malformed empty board in calibration: {error!r}"
                 ) from error
@@ -356,10 +365,27 @@ class EmptyBoard:
     bottom point) and the bar, resampled to :data:`COLUMN_CELLS` cells across: the columns of
     one colour of point share one picture, made from the calibration frame wherever no checker
     hid it. ``level`` is how far a cell of that frame strayed from it (the picture's own noise).
+    ``unseen`` marks the cells a checker hid in every column of their colour of point (or what
+    calibration took for one: the base of every empty point, in a soft focus): their picture is
+    only the columns' typical colour, so colour says nothing there (None: every cell was seen).
     """
 
     columns: FloatArray  # 13 x rows x COLUMN_CELLS x 3
     level: float
+    unseen: npt.NDArray[np.bool_] | None = None  # 13 x rows x COLUMN_CELLS
+
+    def seen_at(self, geometry: Field, x: float, y: float) -> bool:
+        """Whether calibration saw the bare board at field pixel (x, y) (see ``unseen``)."""
+        if self.unseen is None:
+            return True
+        edges = _column_edges(geometry)
+        rows = self.columns.shape[1]
+        row = min(max(int(y / geometry.height * rows), 0), rows - 1)
+        for index, (left, right) in enumerate(edges):
+            if left <= x < right:
+                cell = min(int((x - left) / (right - left) * COLUMN_CELLS), COLUMN_CELLS - 1)
+                return not bool(self.unseen[index, row, cell])
+        return True
 
     def colour_at(self, geometry: Field, x: float, y: float) -> FloatArray | None:
         """The empty board's colour (Lab) at field pixel (x, y), or None off the columns."""
@@ -472,8 +498,10 @@ def learn_empty_board(top: Image, geometry: Field, checkers: Sequence[_Round]) -
     strips = _column_strips(top, geometry)
     hidden = _checker_cells(geometry, checkers, 1.15)
     columns = np.empty_like(strips)
+    unseen = np.zeros(strips.shape[:3], bool)
     for parity in (0, 1):
         same = list(range(parity, 12, 2))
+        unseen[same] = hidden[same].all(axis=0)
         values = np.where(hidden[same][..., None], np.nan, strips[same])
         with warnings.catch_warnings():  # cells hidden in every column: filled in below
             warnings.simplefilter("ignore", RuntimeWarning)
@@ -490,7 +518,7 @@ def learn_empty_board(top: Image, geometry: Field, checkers: Sequence[_Round]) -
     seen = ~hidden
     strays = _distance(strips, columns)[seen]
     level = float(np.percentile(strays, 80)) if strays.size else 10.0
-    return EmptyBoard(np.nan_to_num(columns), level)
+    return EmptyBoard(np.nan_to_num(columns), level, unseen if unseen.any() else None)
 
 
 #: the least likeness (:func:`board_likeness`) of a frame's bare board to the calibrated one's.
@@ -1178,6 +1206,8 @@ def _voucher(
         disc = np.median(patch, axis=0)
         to_set = float(_distance(disc, sets).min())
         board = None if empty is None else empty.colour_at(calibration.field, x, y)
+        if empty is not None and not empty.seen_at(calibration.field, x, y):
+            return None  # the bare board there was never seen: colour cannot tell
         if board is None or empty is None:
             return to_set < 0.35 * calibration.colours.separation
         to_board = float(_distance(disc, board))

@@ -437,6 +437,47 @@ def test_colour_cannot_vouch_where_the_board_has_a_checker_sets_own_colour() -> 
     assert _voucher(field_lab(top), board)(*on_felt, field.radius) is False
 
 
+def test_colour_says_nothing_where_calibration_never_saw_the_bare_board() -> None:
+    """A cell hidden at calibration in every column of its colour of point has only the columns'
+    typical colour for a picture: a disc there is no evidence either way (None), while the same
+    disc where the bare board was seen is vouched for; and the cells left unseen survive saving
+    and loading the calibration."""
+    from vision.field_board import EmptyBoard, _voucher, field_lab
+
+    _style, calibration, _rng = _white_side_style(3)
+    field = calibration.field
+    white = np.array(calibration.colours.white)
+    felt = white + np.array([-90.0, 20.0, -25.0])
+    columns = np.empty_like(calibration.empty.columns)
+    columns[...] = felt
+    unseen = np.zeros(columns.shape[:3], bool)
+    unseen[0::2, :4] = True  # the bases of p13, p15, ... were hidden in every such column
+    board = dataclasses.replace(calibration, empty=EmptyBoard(columns, 5.0, unseen))
+    top = np.zeros((field.height, field.width, 3), np.uint8)
+    top[...] = cv2.cvtColor(np.uint8([[white.round()]]), cv2.COLOR_LAB2BGR)[0, 0]
+    vouch = _voucher(field_lab(top), board)
+    base_p13 = (sum(field.column("p13")[:2]) / 2, 2)
+    base_p14 = (sum(field.column("p14")[:2]) / 2, 2)
+    assert not board.empty.seen_at(field, *base_p13)
+    assert board.empty.seen_at(field, *base_p14)
+    assert vouch(*base_p13, field.radius) is None
+    assert vouch(*base_p14, field.radius) is True
+    loaded = FieldCalibration.from_dict(json.loads(board.to_json()))
+    assert loaded.empty is not None and loaded.empty.unseen is not None
+    assert np.array_equal(loaded.empty.unseen, unseen)
+    # a calibration with every cell seen writes no list, and older files without one load
+    assert "unseen" not in calibration.to_dict()["empty"]
+    assert FieldCalibration.from_dict(calibration.to_dict()).empty.unseen is None  # type: ignore[union-attr]
+
+
+def test_an_unseen_cell_out_of_the_board_is_a_malformed_calibration() -> None:
+    _style, calibration, _rng = _white_side_style(3)
+    data = calibration.to_dict()
+    data["empty"]["unseen"] = [10**9]
+    with pytest.raises(CalibrationError, match="malformed empty board"):
+        FieldCalibration.from_dict(data)
+
+
 def _start_seen(seed: int) -> tuple[FieldCalibration, np.ndarray]:
     """A calibration on a board of White's style and a frame of the starting position on it."""
     style, calibration, rng = _white_side_style(seed)
