@@ -376,27 +376,24 @@ class EmptyBoard:
 
     def seen_at(self, geometry: Field, x: float, y: float) -> bool:
         """Whether calibration saw the bare board at field pixel (x, y) (see ``unseen``)."""
-        if self.unseen is None:
-            return True
-        edges = _column_edges(geometry)
+        place = self._cell(geometry, x, y)
+        return self.unseen is None or place is None or not bool(self.unseen[place])
+
+    def _cell(self, geometry: Field, x: float, y: float) -> tuple[int, int, int] | None:
+        """The cell (column, row, cell across) holding field pixel (x, y), or None off the
+        columns."""
         rows = self.columns.shape[1]
         row = min(max(int(y / geometry.height * rows), 0), rows - 1)
-        for index, (left, right) in enumerate(edges):
+        for index, (left, right) in enumerate(_column_edges(geometry)):
             if left <= x < right:
                 cell = min(int((x - left) / (right - left) * COLUMN_CELLS), COLUMN_CELLS - 1)
-                return not bool(self.unseen[index, row, cell])
-        return True
+                return index, row, cell
+        return None
 
     def colour_at(self, geometry: Field, x: float, y: float) -> FloatArray | None:
         """The empty board's colour (Lab) at field pixel (x, y), or None off the columns."""
-        edges = _column_edges(geometry)
-        rows = self.columns.shape[1]
-        row = min(max(int(y / geometry.height * rows), 0), rows - 1)
-        for index, (left, right) in enumerate(edges):
-            if left <= x < right:
-                cell = min(int((x - left) / (right - left) * COLUMN_CELLS), COLUMN_CELLS - 1)
-                return np.asarray(self.columns[index, row, cell], np.float64)
-        return None
+        place = self._cell(geometry, x, y)
+        return None if place is None else np.asarray(self.columns[place], np.float64)
 
 
 def _column_edges(geometry: Field) -> list[tuple[float, float]]:

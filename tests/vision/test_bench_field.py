@@ -9,7 +9,6 @@ the bench's output alone.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -19,6 +18,7 @@ from types import ModuleType
 
 import numpy as np
 
+from tests.scripts import load_script
 from vision.field_board import calibrate_field, read_field
 from vision.images import load_image
 
@@ -92,13 +92,7 @@ def test_shesh_besh_frames_are_scored_as_the_camera_sees_them(tmp_path: Path) ->
 
 def _bench_module() -> ModuleType:
     """``benchmarks/bench_field.py`` loaded as a module, for its camera faults."""
-    spec = importlib.util.spec_from_file_location(
-        "bench_field", ROOT / "benchmarks" / "bench_field.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/bench_field.py")
 
 
 def test_light_multiplies_each_colours_linear_light_and_clips_where_the_sensor_fills() -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.scripts import load_script
 from vision.dice_model import (
     BATCH,
     COCKED,
@@ -198,14 +199,7 @@ def test_the_training_script_runs_and_writes_a_loadable_model(tmp_path: Path) ->
 def test_the_training_script_prints_a_board_word_through_the_crops_middle() -> None:
     # "no die" examples include a board's printed name: a word running through the middle, its
     # capitals no taller than a die (no PyTorch needed to draw it)
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "train_dice_model", ROOT / "scripts" / "train_dice_model.py"
-    )
-    assert spec is not None and spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script("scripts/train_dice_model.py")
     side = script.DRAWN_SIDE
     for seed in range(20):
         canvas = np.full((128, 128, 3), 200.0, np.float32)
