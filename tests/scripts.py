@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def load_script(relative: str) -> ModuleType:
-    """The script at ``relative`` (to the repository's root) loaded as a module of its stem's name."""
+    """The script at ``relative`` (to the repository's root), loaded as a module named after it."""
     path = ROOT / relative
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None, path

@@ -467,7 +467,8 @@ def test_colour_says_nothing_where_calibration_never_saw_the_bare_board() -> Non
     assert np.array_equal(loaded.empty.unseen, unseen)
     # a calibration with every cell seen writes no list, and older files without one load
     assert "unseen" not in calibration.to_dict()["empty"]
-    assert FieldCalibration.from_dict(calibration.to_dict()).empty.unseen is None  # type: ignore[union-attr]
+    reloaded = FieldCalibration.from_dict(calibration.to_dict())
+    assert reloaded.empty is not None and reloaded.empty.unseen is None
 
 
 def test_an_unseen_cell_out_of_the_board_is_a_malformed_calibration() -> None:
