@@ -77,7 +77,9 @@ SURE = 0.7
 #: a place in the bar's middle standing out this much, showing no number, is a cube's emblem
 EMBLEM = 2.0
 #: the places that stand out most are each read: this many on the bar, as many round the field
-CANDIDATES = 7
+#: (where a tray's checkers, hinges, the frame's joints and what lies on the table beside the
+#: board can each stand out more than a cube resting on the frame)
+CANDIDATES = 12
 #: ink matching a number this well (normalised correlation) is read as that number
 MATCH = 0.6
 #: the centred cube is looked for this many checker radii up and down from the bar's middle

@@ -362,14 +362,17 @@ def _reads_its_labelled_cube(folder: str, name: str) -> None:
     [
         ("photoreal-heldout6", "tournament-felt-030008"),
         ("photoreal-heldout2", "wooden-folding-007002"),
+        ("photoreal-heldout2", "travel-007011"),
+        ("photoreal", "tournament-felt-000049"),
     ],
 )
 def test_an_owned_cube_on_the_frame_is_read_among_more_things_standing_out(
     folder: str, name: str
 ) -> None:
-    """Two committed renders whose owned cube lies on the frame beyond the field, where four or
-    more other things (hinges, a tray's checkers, the frame's joints) stand out as much: the
-    cube is one of the CANDIDATES places read round the field."""
+    """Four committed renders whose owned cube lies on the frame beyond the field, where four or
+    more other things (hinges, a tray's checkers, the frame's joints, the table beyond) stand out
+    as much, or (the last two) seven or more stand out more: the cube is one of the CANDIDATES
+    places read round the field."""
     _reads_its_labelled_cube(folder, name)
 
 
