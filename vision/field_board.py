@@ -1434,12 +1434,13 @@ def _fifteen_a_side(units: Sequence[tuple[int, float, float]]) -> frozenset[int]
     A side seen with more than fifteen has had checkers of the other side taken for its own (in
     a lamp's glare a dark checker looks light, though not quite like the light set). Of that
     side's units, those whose checkers look unlike their set (:data:`OUTLIER`) may change side:
-    the cheapest mend, as long as the other side stays within fifteen. A unit's cost is its vote,
-    shrunk by how far beyond :data:`OUTLIER` its checkers lie from their set (a row ten spreads
-    from White's middle is likelier Black's than one twice as far as White's own), and
-    :data:`FLIP_PRIOR` more for each unit changed. Nothing changes when both sides are within
-    fifteen, or both beyond (a checker seen that is not there: colour cannot mend that), or no
-    few units would do.
+    the mend that leaves the fewest checkers beyond fifteen on either side (none, where the other
+    side stays within fifteen; fewer than before, where a checker miscounted elsewhere leaves no
+    mend exact), and of those the cheapest. A unit's cost is its vote, shrunk by how far beyond
+    :data:`OUTLIER` its checkers lie from their set (a row ten spreads from White's middle is
+    likelier Black's than one twice as far as White's own), and :data:`FLIP_PRIOR` more for each
+    unit changed. Nothing changes when both sides are within fifteen, or both beyond (checkers
+    seen that are not there: colour cannot mend that), or no few units would leave fewer beyond.
 
     >>> rows = [(5, 2.0, 0.5), (5, 1.5, 0.8), (5, 1.8, 0.6), (2, 0.4, 2.1), (3, -2.0, 0.5)]
     >>> sorted(_fifteen_a_side(rows + [(5, -2.0, 0.7)]))  # 17 White: the odd pair is Black's
@@ -1451,6 +1452,9 @@ def _fifteen_a_side(units: Sequence[tuple[int, float, float]]) -> frozenset[int]
     frozenset()
     >>> _fifteen_a_side([(5, 2.0, 0.5), (5, 1.5, 2.5), (6, 1.8, 2.2), (9, -0.1, 3.0), (8, -2.0, 0.5)])
     frozenset()
+    >>> rows = [(4, 2.0, 0.5), (6, 2.0, 0.5), (5, 2.0, 0.5), (3, 1.2, 3.0), (6, 1.5, 2.5)]
+    >>> sorted(_fifteen_a_side(rows + [(7, -2.0, 0.5), (1, -1.0, 0.5)]))  # 24 and 8: 15 and 17
+    [3, 4]
     """
     white = sum(size for size, vote, _u in units if vote > 0)
     black = sum(size for size, vote, _u in units if vote <= 0)
@@ -1465,18 +1469,20 @@ def _fifteen_a_side(units: Sequence[tuple[int, float, float]]) -> frozenset[int]
         for index, (_size, vote, unlike) in enumerate(units)
         if (vote > 0) == side and unlike >= OUTLIER
     ]
-    best: tuple[float, tuple[int, ...]] | None = None
+    best: tuple[int, float, tuple[int, ...]] | None = None
     for many in range(1, MOST_FLIPPED + 1):
         for chosen in itertools.combinations(mine, many):
             moved = sum(units[index][0] for index in chosen)
-            if not excess <= moved <= room:
+            # checkers still beyond fifteen, on either side, with these units changed
+            beyond = max(excess - moved, 0) + max(moved - room, 0)
+            if beyond >= excess:
                 continue
             cost = sum(
                 abs(units[index][1]) * OUTLIER / units[index][2] + FLIP_PRIOR for index in chosen
             )
-            if best is None or cost < best[0]:
-                best = (cost, chosen)
-    return frozenset(best[1]) if best else frozenset()
+            if best is None or (beyond, cost) < best[:2]:
+                best = (beyond, cost, chosen)
+    return frozenset(best[2]) if best else frozenset()
 
 
 def synthetic_field_corners(
