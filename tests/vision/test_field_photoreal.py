@@ -351,7 +351,7 @@ def test_a_base_calibration_never_saw_bare_is_not_vouched_for_by_colour(
 
 
 def test_glare_lit_rows_are_counted_for_their_side_though_a_row_elsewhere_is_overcounted() -> None:
-    # a window's glare over Black's red checkers on p21 and p22 makes them look like White's:
+    # a lamp's glare over Black's red checkers on p21 and p22 makes them look like White's:
     # 24 White are seen and 8 Black, one Black row counted two too many (p14, 7 for 5), so no
     # change of side leaves both within fifteen; changing the two lit rows leaves the fewest
     # beyond (17 Black), and so they are counted
