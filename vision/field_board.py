@@ -237,8 +237,11 @@ def calibrate_field(
             field = locate_field(image, corners, bar_centring=centring)
         for present, clear in RELAXED:
             # the sets and the bare board are learned from what rings truest: a checker lying
-            # over a gap only when it rings all round
-            learning = RingSettings(present=present, clear=clear, layered=RingSettings().overhang)
+            # over a gap only when it rings all round; a faint lone ring is kept (where every
+            # row is a tall stack, the first checker of each may be all that rings)
+            learning = RingSettings(
+                present=present, clear=clear, layered=RingSettings().overhang, lone_ring=0.0
+            )
             try:
                 return _calibrate(image, field, swap, learning, standing)
             except CalibrationError as error:
@@ -838,8 +841,13 @@ def read_field(
         # every checker counted hides the board (a stack leaning in the view whose rims do not
         # ring true is still a stack), and so does a stack standing at a point's base, whether or
         # not its colour told it; and so do the dice, those of the roll and the faces set aside
-        # (die-sized); a hand is told by its size, or by the arm it reaches with
-        hiding: list[_Round] = [*_all_checkers(evidence), *_stack_bases(field, standing)]
+        # (die-sized), and a bare point's base that rang like a lone checker; a hand is told by
+        # its size, or by the arm it reaches with
+        hiding: list[_Round] = [
+            *_all_checkers(evidence),
+            *evidence.bases,
+            *_stack_bases(field, standing),
+        ]
         strange = strange_cells(
             strips, field, calibration.empty, hiding, settings, (*dice.roll, *dice.aside)
         )

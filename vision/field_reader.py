@@ -39,6 +39,9 @@ _RADII = np.array([0.85, 0.95, 1.05, 1.15])
 #: two checker sets differ by at least this much (Lab, 8-bit): players must tell them apart at a
 #: glance; two groups closer than this are one set split by its light (lit and shaded)
 LEAST_SEPARATION = 30.0
+#: the directions round a checker that face away from a point's base: their sine along the
+#: point's direction above this (the far third of the ring and its flanks)
+FACING = 0.3
 #: a pyramid's whole rims ring at least this much more than its bare places (see
 #: :func:`pyramid_count`); below it, the fit is to noise
 PYRAMID_CONTRAST = 0.45
@@ -66,7 +69,10 @@ class RingSettings:
     where its own ring against ``faint_edge`` edges is at least ``covered``. A row goes on past
     its last sure checker over places that colour does not call bare and that ring at least
     ``weak``, and ``faint_row`` against ``faint_edge`` edges, up to a plainly bare place that
-    rings under ``bare_faint`` even so.
+    rings under ``bare_faint`` even so. A row of one that rings under ``lone_ring`` is no
+    checker where under ``lone_far`` of its ring's side facing the middle crosses an edge: a
+    lone checker's rim shows against the bare board beyond it, and the base of a bare point
+    rings only at its sides and the frame.
     """
 
     present: float = 0.7
@@ -95,6 +101,8 @@ class RingSettings:
     colourless_rim: float = 0.7
     faint_row: float = 0.6
     bare_faint: float = 0.35
+    lone_ring: float = 0.56
+    lone_far: float = 0.42
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +123,9 @@ class FieldEvidence:
 
     checkers: dict[str, list[Checker]] = field(default_factory=dict)
     rejected: dict[str, float] = field(default_factory=dict)  # best score below the threshold
+    #: rings taken for the base of a bare point (a lone faint ring showing nothing towards the
+    #: middle, see :func:`_row`): no checker, yet something that rings, not a hand
+    bases: list[Checker] = field(default_factory=list)
     pitch: float = 0.0  # distance between neighbours of a row, field pixels
 
 
@@ -138,13 +149,11 @@ class Gradients:
         self.lab = lab.astype(np.float32)
         self.height, self.width = strongest.shape
 
-    def ring_scores(self, centres: FloatArray, radius: float, edge: float) -> FloatArray:
-        """For each centre (N x 2), the share of directions whose ring crosses an edge radially.
-
-        A circle's rim lies at one radius in every direction; a square's (a die, the cube) lies
-        nearer at its sides than at its corners, so only two neighbouring radii are pooled.
-        Directions that leave the field are not counted either way.
-        """
+    def _crossings(
+        self, centres: FloatArray, radius: float, edge: float
+    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """For each centre (N x 2), each pair of neighbouring radii and each direction: whether
+        the ring crosses an edge radially there, and whether the place lies inside the field."""
         radii = radius * _RADII
         xs = centres[:, 0, None, None] + radii[None, :, None] * _COS[None, None, :]
         ys = centres[:, 1, None, None] + radii[None, :, None] * _SIN[None, None, :]
@@ -156,11 +165,29 @@ class Gradients:
         radial = np.abs(gx * _COS + gy * _SIN)
         tangential = np.abs(-gx * _SIN + gy * _COS)
         crossing = (radial > edge * self.level) & (radial > ALIGNMENT * tangential) & inside
-        pooled = crossing[:, :-1, :] | crossing[:, 1:, :]
-        counted = np.maximum(np.count_nonzero(inside[:, :-1, :], axis=2), 1)
+        return crossing[:, :-1, :] | crossing[:, 1:, :], inside[:, :-1, :]
+
+    def ring_scores(self, centres: FloatArray, radius: float, edge: float) -> FloatArray:
+        """For each centre (N x 2), the share of directions whose ring crosses an edge radially.
+
+        A circle's rim lies at one radius in every direction; a square's (a die, the cube) lies
+        nearer at its sides than at its corners, so only two neighbouring radii are pooled.
+        Directions that leave the field are not counted either way.
+        """
+        pooled, inside = self._crossings(centres, radius, edge)
+        counted = np.maximum(np.count_nonzero(inside, axis=2), 1)
         shares = np.count_nonzero(pooled, axis=2) / counted
         shares = np.where(counted >= ANGLES // 2, shares, 0.0)
         return np.asarray(shares.max(axis=1), np.float64)
+
+    def far_share(self, x: float, y: float, radius: float, edge: float, direction: int) -> float:
+        """Of the ring round (x, y) at the radii where it crosses most edges, the share of the
+        directions facing along ``direction`` (away from a point's base, towards the middle)
+        that cross an edge: a lone checker's rim against the bare board beyond it."""
+        pooled, inside = self._crossings(np.array([[x, y]]), radius, edge)
+        best = int(np.argmax(np.count_nonzero(pooled[0], axis=1)))
+        facing = (_SIN * direction > FACING) & inside[0, best]
+        return float(np.mean(pooled[0, best][facing])) if facing.any() else 0.0
 
     def edge_radii(self, x: float, y: float, radius: float) -> FloatArray:
         """In each direction round (x, y), the radius (0.6 to 1.4 of ``radius``) at which the
@@ -247,8 +274,9 @@ def _row(
     settings: RingSettings,
     pitch: float | None = None,
     vouch: Vouch | None = None,
-) -> tuple[list[Checker], float]:
-    """The checkers on one point from ``base`` along ``direction``; also the best score refused.
+) -> tuple[list[Checker], float, Checker | None]:
+    """The checkers on one point from ``base`` along ``direction``; also the best score refused,
+    and the ring taken for the bare point's base where one was (see ``lone_ring``).
 
     The places a row can hold are walked one after another, each about a ``pitch`` past the
     last, and each is judged on its ring and its colour. A checker rings true where its rim
@@ -444,12 +472,22 @@ def _row(
         for index, (x, y, gap) in enumerate(gaps)
         if index in layered
     ]
+    if (
+        length == 1
+        and not over
+        and places[0][2] < settings.lone_ring
+        and gradients.far_share(places[0][0], places[0][1], radius, edge, direction)
+        < settings.lone_far
+    ):
+        # the base of a bare point: rims at its sides and the frame, none facing the middle
+        x, y, ring = places[0]
+        return [], ring, Checker(x, y, radius, ring, gradients.disc_colour(x, y, radius))
     if length >= settings.full_row:
         # a third layer and more: the rims the row's places and gaps show fit a pyramid
         many = pyramid_count([ring for _x, _y, ring in places[:length]], [g for *_, g in gaps])
         if many is not None:
-            return _pyramid_checkers(gradients, places[:length], gaps, many, radius), refused
-    return row + over, refused
+            return _pyramid_checkers(gradients, places[:length], gaps, many, radius), refused, None
+    return row + over, refused, None
 
 
 def pyramid_slots(length: int, many: int) -> list[tuple[int, int]]:
@@ -559,9 +597,11 @@ def find_checkers(
             continue
         left, right, base, direction = geometry.column(location)
         limit = middle + direction * 0.6 * radius
-        row, refused = _row(
+        row, refused, bare = _row(
             gradients, (left + right) / 2, base, direction, radius, limit, settings, pitch, vouch
         )
+        if bare is not None:
+            evidence.bases.append(bare)
         if stand is not None and location in standing and not row:
             row = _stack(
                 (left + right) / 2, base, direction, radius, stand, standing[location], settings

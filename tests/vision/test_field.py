@@ -29,6 +29,8 @@ from vision.field_board import (
 from vision.field_reader import (
     LEAST_SEPARATION,
     Checker,
+    Gradients,
+    RingSettings,
     learn_colours,
     pyramid_count,
     pyramid_rims,
@@ -183,6 +185,22 @@ def test_a_pyramid_is_counted_from_its_rims_only_where_it_needs_a_third_layer() 
     # a twelve's pattern in rims that hardly stand out from the bare places is noise
     faint = 0.4 + 0.2 * pyramid_rims(5, 12)
     assert pyramid_count(faint[0::2].tolist(), faint[1::2].tolist()) is None
+
+
+def test_a_lone_checker_shows_its_rim_facing_the_middle_and_a_bare_point_s_base_does_not() -> None:
+    radius, grey, light = 20, (60, 60, 60), (200, 200, 200)
+    field = np.full((300, 200, 3), grey, np.uint8)
+    cv2.rectangle(field, (0, 0), (199, 29), (30, 30, 30), -1)  # the frame above the field
+    # a light point from the frame's edge, its base a checker wide, and a lone light checker
+    tip = 22 + radius
+    cv2.fillPoly(field, [np.array([[20, 30], [24 + 2 * radius, 30], [tip, 230]])], light)
+    cv2.circle(field, (150, 130), radius, light, -1)
+    gradients = Gradients(field)
+    edge = RingSettings().edge
+    assert gradients.far_share(150, 130, radius, edge, 1) > 0.9
+    # a ring at the point's base crosses its sides and the frame, nothing facing the middle
+    for y in (30 + 0.7 * radius, 30 + radius, 30 + 1.3 * radius):
+        assert gradients.far_share(tip, y, radius, edge, 1) < RingSettings().lone_far, y
 
 
 def test_starting_position_is_read_exactly() -> None:

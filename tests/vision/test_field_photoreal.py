@@ -20,6 +20,7 @@ from sheshbesh.locations import POINT_LOCATIONS
 from sheshbesh.observation import Observation
 from vision.errors import VisionError
 from vision.field_board import EmptyBoard, calibrate_field, read_field
+from vision.field_reader import RingSettings
 from vision.images import load_image
 
 PHOTOREAL = Path(__file__).resolve().parents[1] / "data" / "photoreal"
@@ -323,14 +324,16 @@ def test_a_row_whose_last_checkers_ring_faintly_runs_to_the_bare_point() -> None
     assert _counts(observation, "p1") == labels["locations"]["p1"]
 
 
-def _blurred_phantoms() -> list[str]:
+def _blurred_phantoms(settings: RingSettings | None = None) -> list[str]:
     """The empty points that read as holding checkers in `wooden-folding-030022` blurred by 1.5
     pixels, calibrated on itself: at its faintest level calibration finds a "checker" at the base
-    of 17 empty points (white checkers on white points and dark ones on red ring little more)."""
+    of 17 empty points (white checkers on white points and dark ones on red ring little more).
+    ``settings``: the reader's thresholds (its own by default)."""
     stem = HELDOUT6 / "wooden-folding-030022"
     labels = json.loads(stem.with_suffix(".json").read_text())
     image = cv2.GaussianBlur(load_image(stem.with_suffix(".jpg")), (0, 0), 1.5)
-    observation = read_field(image, calibrate_field(image, labels["field_corners"]))
+    calibration = calibrate_field(image, labels["field_corners"])
+    observation = read_field(image, calibration, settings)
     assert observation.state == "settled"
     return [
         point
@@ -344,10 +347,13 @@ def test_a_base_calibration_never_saw_bare_is_not_vouched_for_by_colour(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # the bare board's picture of those bases is only the columns' typical colour; a base is
-    # not taken for a checker by its colour against that picture
+    # not taken for a checker by its colour against that picture (nor, since, by a faint lone
+    # ring with no rim facing the middle: that test is left out here, to try this one alone)
     assert _blurred_phantoms() == []
+    alone = RingSettings(lone_ring=0.0)
+    assert _blurred_phantoms(alone) == []
     monkeypatch.setattr(EmptyBoard, "seen_at", lambda *_args: True)
-    assert len(_blurred_phantoms()) >= 3
+    assert len(_blurred_phantoms(alone)) >= 3
 
 
 def test_glare_lit_rows_are_counted_for_their_side_though_a_row_elsewhere_is_overcounted() -> None:
@@ -359,3 +365,27 @@ def test_glare_lit_rows_are_counted_for_their_side_though_a_row_elsewhere_is_ove
     for location in ("p21", "p22"):
         assert labels["locations"][location]["black"] >= 3
         assert _counts(observation, location) == labels["locations"][location], location
+
+
+@pytest.mark.parametrize(
+    ("stem", "location"),
+    [
+        (PHOTOREAL / "tournament-leather-000011", "p23"),
+        (PHOTOREAL / "travel-000045", "p1"),
+        (HELDOUT3 / "tournament-leather-009016", "p16"),
+        (HELDOUT4 / "travel-014032", "p18"),
+    ],
+)
+def test_the_base_of_a_bare_point_ringing_faintly_is_no_lone_checker(
+    stem: Path, location: str
+) -> None:
+    # the base of a bare point rings at the triangle's sides and the frame's edge; nothing of
+    # it faces the middle, where a lone checker's rim shows against the bare board
+    labels = json.loads(stem.with_suffix(".json").read_text())
+    assert sum(labels["locations"][location].values()) == 0
+    image = load_image(stem.with_suffix(".jpg"))
+    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    assert _counts(read_field(image, calibration), location) == {"white": 0, "black": 0}
+    # without the test for a rim facing the middle, the base is read as a checker
+    anyway = read_field(image, calibration, RingSettings(lone_ring=0.0))
+    assert sum(_counts(anyway, location).values()) == 1
