@@ -18,9 +18,10 @@ import pytest
 
 from sheshbesh.locations import POINT_LOCATIONS
 from sheshbesh.observation import Observation
+from vision import field_board
 from vision.errors import VisionError
 from vision.field_board import EmptyBoard, calibrate_field, read_field
-from vision.field_reader import RingSettings
+from vision.field_reader import FieldEvidence, RingSettings
 from vision.images import load_image
 
 PHOTOREAL = Path(__file__).resolve().parents[1] / "data" / "photoreal"
@@ -389,3 +390,24 @@ def test_the_base_of_a_bare_point_ringing_faintly_is_no_lone_checker(
     # without the test for a rim facing the middle, the base is read as a checker
     anyway = read_field(image, calibration, RingSettings(lone_ring=0.0))
     assert sum(_counts(anyway, location).values()) == 1
+
+
+def test_a_bare_point_s_base_that_rang_like_a_checker_is_no_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # p23's base rings faintly, like a lone checker, and is taken for none; its cells, a little
+    # unlike the bare board's picture at the field's edge, are not a hand's or an arm's either
+    stem = PHOTOREAL / "tournament-leather-000011"
+    labels, observation = _read_on_itself(stem)
+    assert labels["occluded"] is False
+    assert _counts(observation, "p23") == {"white": 0, "black": 0}
+    assert observation.state == "settled"
+    found = field_board.find_checkers
+
+    def without_bases(*args: Any, **kwargs: Any) -> FieldEvidence:
+        evidence = found(*args, **kwargs)
+        evidence.bases.clear()
+        return evidence
+
+    monkeypatch.setattr(field_board, "find_checkers", without_bases)
+    assert _read_on_itself(stem)[1].state == "occluded"
