@@ -40,7 +40,7 @@ _RADII = np.array([0.85, 0.95, 1.05, 1.15])
 #: glance; two groups closer than this are one set split by its light (lit and shaded)
 LEAST_SEPARATION = 30.0
 #: the directions round a checker that face away from a point's base: their sine along the
-#: point's direction above this (the far third of the ring and its flanks)
+#: point's direction above this (two fifths of the ring, centred on the middle's direction)
 FACING = 0.3
 #: a pyramid's whole rims ring at least this much more than its bare places (see
 #: :func:`pyramid_count`); below it, the fit is to noise
