@@ -473,15 +473,13 @@ def _row(
         if index in layered
     ]
     if (
-        length == 1
+        len(row) == 1
         and not over
-        and places[0][2] < settings.lone_ring
-        and gradients.far_share(places[0][0], places[0][1], radius, edge, direction)
-        < settings.lone_far
+        and row[0].score < settings.lone_ring
+        and gradients.far_share(row[0].x, row[0].y, radius, edge, direction) < settings.lone_far
     ):
         # the base of a bare point: rims at its sides and the frame, none facing the middle
-        x, y, ring = places[0]
-        return [], ring, Checker(x, y, radius, ring, gradients.disc_colour(x, y, radius))
+        return [], row[0].score, row[0]
     if length >= settings.full_row:
         # a third layer and more: the rims the row's places and gaps show fit a pyramid
         many = pyramid_count([ring for _x, _y, ring in places[:length]], [g for *_, g in gaps])
