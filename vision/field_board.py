@@ -831,11 +831,24 @@ def read_field(
         cube = None
     if found is not None and cube is not None:
         evidence.checkers["bar"] = _not_the_cube(evidence.checkers.get("bar", []), found, rounded)
+    # a point's only checker ringing less than clearly may be a die lying on the point (not a
+    # stack standing at a point's base, told by its colour, not its ring)
+    doubtful = [
+        row[0]
+        for location, row in evidence.checkers.items()
+        if location != "bar"
+        and location not in standing
+        and len(row) == 1
+        and row[0].score < settings.clear
+    ]
+    dice = field_dice(top, field, evidence, calibration.empty, strips=strips, doubtful=doubtful)
+    for location, row in evidence.checkers.items():
+        if any(c is d for c in row for d in dice.displaced):
+            evidence.checkers[location] = []
     light = None
     if strips is not None and calibration.empty is not None:
         light = _local_light(_all_checkers(evidence), strips, calibration.empty, field)
     observation = _observation(evidence, calibration, settings, frame=frame, time=time, light=light)
-    dice = field_dice(top, field, evidence, calibration.empty, strips=strips)
     observation = replace(observation, dice=dice.roll, cube=cube)
     if calibration.empty is not None and strips is not None:
         # every checker counted hides the board (a stack leaning in the view whose rims do not
@@ -931,6 +944,8 @@ class FieldDice(NamedTuple):
 
     roll: tuple[DieReading, ...]
     aside: tuple[DieReading, ...]
+    #: the doubtful checkers (see :func:`field_dice`) a die of the roll lies on: dice, not checkers
+    displaced: tuple[Checker, ...] = ()
 
 
 def field_dice(
@@ -941,6 +956,7 @@ def field_dice(
     *,
     learned: bool = True,
     strips: FloatArray | None = None,
+    doubtful: Sequence[Checker] = (),
 ) -> FieldDice:
     """The dice lying flat on the field (the roll), boxes in camera pixels, each with the half of
     the board (``left`` or ``right`` of the bar, from White's seat) it lies in; and the faces set
@@ -973,6 +989,12 @@ def field_dice(
     sure of are read again in their eight turns and mirror images, and kept when the mean of
     those readings is sure of a face. Its own readings are the mean of the eight views as well.
 
+    ``doubtful`` checkers (a point's only checker, ringing less than clearly) may be a die
+    taken for a checker: one thing lies in one place, and a die's face there, read as any other,
+    tells it. Dice are looked for over them too, and a die whose middle lies within
+    :data:`ON_PLACE` radii of one's middle is not held to lie off its rim; those a die of the
+    roll lies on are the ``displaced`` of the result.
+
     ``strips`` is :func:`_column_strips` of ``top`` when the caller has it already.
     """
     # imported here: the model's weights load only when a board's dice are first read
@@ -994,7 +1016,8 @@ def field_dice(
     checkers = _all_checkers(evidence)
     mask = np.full((height, width), 255, np.uint8)
     for c in checkers:
-        cv2.circle(mask, (round(c.x), round(c.y)), round(c.radius * 1.08), 0, -1)
+        if not any(c is d for d in doubtful):
+            cv2.circle(mask, (round(c.x), round(c.y)), round(c.radius * 1.08), 0, -1)
     mask[:, max(0, math.floor(geometry.bar[0])) : math.ceil(geometry.bar[1]) + 1] = 0
     contrast: npt.NDArray[np.float32] | None = None
     if strips is None and empty is not None:
@@ -1023,7 +1046,14 @@ def field_dice(
         cx, cy = x + w / 2, y + h / 2
         if not FACE_SIZES[0] <= w / side <= FACE_SIZES[1]:
             return None
-        rim = min((math.hypot(c.x - cx, c.y - cy) - c.radius for c in checkers), default=math.inf)
+        rim = min(
+            (
+                math.hypot(c.x - cx, c.y - cy) - c.radius
+                for c in checkers
+                if not (_lies_on(cx, cy, c) and any(c is d for d in doubtful))
+            ),
+            default=math.inf,
+        )
         if rim < least_rim:
             return None
         if contrast is None:
@@ -1185,7 +1215,19 @@ def field_dice(
     readings = sorted(
         (in_camera(die) for _s, die in placed[:2]), key=lambda d: (d.box[0], d.box[1])
     )
-    return FieldDice(tuple(readings), tuple(in_camera(die) for die in aside))
+    displaced = tuple(
+        d for d in doubtful if any(_lies_on(*centre(die), d) for _s, die in placed[:2])
+    )
+    return FieldDice(tuple(readings), tuple(in_camera(die) for die in aside), displaced)
+
+
+#: a die's middle this near a checker's middle (in its radii) lies on its place: the two are one
+ON_PLACE = 0.5
+
+
+def _lies_on(x: float, y: float, checker: Checker) -> bool:
+    """Whether (x, y) lies on ``checker``'s place (:data:`ON_PLACE`)."""
+    return math.hypot(x - checker.x, y - checker.y) <= ON_PLACE * checker.radius
 
 
 def field_lab(top: Image) -> FloatArray:

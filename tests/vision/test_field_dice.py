@@ -257,3 +257,27 @@ def test_a_die_showing_a_side_face_to_a_tilted_camera_is_read() -> None:
     wanted = sorted(d["pips"] for d in board.labels["dice"] if not d["cocked"])
     assert wanted == [1, 3]
     assert sorted(d.pips for d in read_field(image, board.calibration).dice) == wanted
+
+
+def test_a_die_taken_for_a_lone_checker_is_read_as_the_die_it_is() -> None:
+    # a 3 lying at the base of bare p13 rings like a faint checker: the finder takes it for one,
+    # and a die is not looked for over a checker; offered as a doubtful checker, the place is
+    # read as any other, the 3 is found there and the point is bare
+    image, board = _read_board("travel-000002")
+    assert board.labels["locations"]["p13"] == {"white": 0, "black": 0}
+    assert 3 in [die["pips"] for die in board.labels["dice"] if not die["cocked"]]
+    (lone,) = board.evidence.checkers["p13"]
+    empty = board.calibration.empty
+    masked = field_dice(board.top, board.field, board.evidence, empty)
+    assert 3 not in [d.pips for d in masked.roll] and masked.displaced == ()
+    # every point's only checker offered: only the one the 3 lies on is displaced
+    doubtful = [row[0] for row in board.evidence.checkers.values() if len(row) == 1]
+    assert len(doubtful) > 1
+    found = field_dice(board.top, board.field, board.evidence, empty, doubtful=doubtful)
+    assert 3 in [d.pips for d in found.roll]
+    assert found.displaced == (lone,)
+    observation = read_field(image, board.calibration)
+    assert observation.count("p13", "white") + observation.count("p13", "black") == 0
+    assert sorted(d.pips for d in observation.dice) == sorted(
+        die["pips"] for die in board.labels["dice"] if not die["cocked"]
+    )
