@@ -842,8 +842,9 @@ def read_field(
         and row[0].score < settings.clear
     ]
     dice = field_dice(top, field, evidence, calibration.empty, strips=strips, doubtful=doubtful)
+    displaced = {id(c) for c in dice.displaced}
     for location, row in evidence.checkers.items():
-        if any(c is d for c in row for d in dice.displaced):
+        if any(id(c) in displaced for c in row):
             evidence.checkers[location] = []
     light = None
     if strips is not None and calibration.empty is not None:
@@ -1014,9 +1015,10 @@ def field_dice(
     least_contrast = 8.0
     height, width = top.shape[:2]
     checkers = _all_checkers(evidence)
+    unsure = {id(c) for c in doubtful}
     mask = np.full((height, width), 255, np.uint8)
     for c in checkers:
-        if not any(c is d for d in doubtful):
+        if id(c) not in unsure:
             cv2.circle(mask, (round(c.x), round(c.y)), round(c.radius * 1.08), 0, -1)
     mask[:, max(0, math.floor(geometry.bar[0])) : math.ceil(geometry.bar[1]) + 1] = 0
     contrast: npt.NDArray[np.float32] | None = None
@@ -1050,7 +1052,7 @@ def field_dice(
             (
                 math.hypot(c.x - cx, c.y - cy) - c.radius
                 for c in checkers
-                if not (_lies_on(cx, cy, c) and any(c is d for d in doubtful))
+                if id(c) not in unsure or not _lies_on(cx, cy, c)
             ),
             default=math.inf,
         )

@@ -270,7 +270,7 @@ def test_a_die_taken_for_a_lone_checker_is_read_as_the_die_it_is() -> None:
     empty = board.calibration.empty
     masked = field_dice(board.top, board.field, board.evidence, empty)
     assert 3 not in [d.pips for d in masked.roll] and masked.displaced == ()
-    # every point's only checker offered: only the one the 3 lies on is displaced
+    # every lone checker offered (the bar's too): only the one the 3 lies on is displaced
     doubtful = [row[0] for row in board.evidence.checkers.values() if len(row) == 1]
     assert len(doubtful) > 1
     found = field_dice(board.top, board.field, board.evidence, empty, doubtful=doubtful)
