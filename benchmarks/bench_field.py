@@ -20,6 +20,7 @@ refused, gives the referee none of its locations, so they all count as wrong the
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal --jpeg 60 --noise 4 --lens 0.05
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout6 --light 1.1,1,0.7
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout6 --light 1.4 --blur 1.5
+    .venv/bin/python benchmarks/bench_field.py tests/data/photoreal --overlay
 
 A folder written by ``sheshbesh run --capture DIR`` (numbered frames labelled with the positions
 the referee committed, and the calibration beside them) is read with its own calibration and
@@ -29,8 +30,9 @@ compared the same way: a café's own board checked on its own games.
 stream's compression, a small sensor's noise, a wide lens's barrel), to see how much the reading
 leans on the renderer's clean pictures; ``--light`` an exposure or a white balance the camera got
 wrong (each colour's light multiplied, clipped where the sensor fills), and ``--blur`` a focus a
-little off. Each frame is calibrated on itself after its faults, as a camera that always sees
-them would be.
+little off. ``--overlay`` draws a tournament stream's graphics (names, scores, a clock) round the
+field, over the frame and the table, never over the field or the cube. Each frame is calibrated
+on itself after its faults, as a camera that always sees them would be.
 
 Prints one table row per family (tuning families and held-out families apart) and the read time
 per frame (median and worst, one core). ``--show N`` first prints up to N misread frames: the
@@ -131,6 +133,14 @@ def main(argv: list[str] | None = None) -> int:
         "uncorrected), in linear light, clipped where the sensor fills",
     )
     parser.add_argument(
+        "--overlay",
+        action="store_true",
+        help="draw a video stream's graphics round the field first (a lower-third banner of "
+        "names and scores, a score box, a clock, a logo, a side panel; placed from a fixed seed, "
+        "over the frame, the trays and the table, never over the field or the cube): a "
+        "tournament's stream as the camera's picture",
+    )
+    parser.add_argument(
         "--blur",
         type=_spread,
         default=0.0,
@@ -143,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{str(folder)!r} is not a folder of labelled frames")
     clicks = np.random.default_rng(0)
     grain = np.random.default_rng(1)
+    graphics = np.random.default_rng(2)
     cv2.setNumThreads(1)
     rows: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     times: list[float] = []
@@ -167,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.lens:
                 image, corners = _bent(image, corners, args.lens)
             image = _lit(_blurred(image, args.blur), args.light)
+            if args.overlay:  # drawn over the camera's picture, before the stream compresses it
+                image = _overlaid(image, corners, labels.get("cube"), graphics)
             image = camera_faults(image, args.jpeg, args.noise, grain)
             if args.corner_error:
                 corners = _clicked(corners, args.corner_error, clicks)
@@ -385,6 +398,86 @@ def add_camera_fault_options(parser: argparse.ArgumentParser) -> None:
         default=0.0,
         help="add sensor noise of this standard deviation (grey levels) to every frame first",
     )
+
+
+#: what a stream's graphics say: names, a score, a match's length, a clock
+_CAPTIONS = (
+    "A. PLAYER  3",
+    "B. OPPONENT  5",
+    "MATCH TO 7",
+    "CRAWFORD",
+    "00:12:41",
+    "GAME 4",
+    "PIPS 142 / 97",
+    "LIVE",
+)
+
+
+def _overlaid(
+    image: Image,
+    corners: list[tuple[float, ...]],
+    cube: dict[str, Any] | None,
+    rng: np.random.Generator,
+) -> Image:
+    """``image`` with a video stream's graphics drawn on it: up to five boxes (a lower-third
+    banner, a score box, a clock, a logo, a side panel), each of a colour drawn from ``rng``,
+    opaque or see-through, with white captions, placed by the image's edges wherever they keep
+    clear of the field (and the labelled cube): they cover the frame, the trays and the table
+    as a tournament's stream does, never what is read."""
+    height, width = image.shape[:2]
+    field = np.zeros((height, width), np.uint8)
+    cv2.fillPoly(field, [np.round(np.array(corners)).astype(np.int32)], 255)
+    if cube is not None and "box" in cube:
+        x, y, w, h = (round(v) for v in cube["box"])
+        cv2.rectangle(field, (x, y), (x + w, y + h), 255, -1)
+    keep_clear = cv2.dilate(field, np.ones((5, 5), np.uint8)) > 0
+    out = image.copy()
+    shapes = [  # (width, height) as shares of the image's, and the edges it is put against
+        ((0.5, 0.1), ("bottom", "top")),
+        ((0.22, 0.12), ("top-left", "top-right", "bottom-left", "bottom-right")),
+        ((0.12, 0.07), ("top-right", "bottom-right", "top-left")),
+        ((0.08, 0.14), ("top-left", "bottom-left", "top-right")),
+        ((0.16, 0.45), ("left", "right")),
+    ]
+    for (share_w, share_h), edges in shapes:
+        if rng.uniform() < 0.25:
+            continue
+        w = max(8, round(share_w * width * rng.uniform(0.7, 1.3)))
+        h = max(8, round(share_h * height * rng.uniform(0.7, 1.3)))
+        edge = edges[int(rng.integers(len(edges)))]
+        inset = round(rng.uniform(0, 0.03) * width)
+        # shrink towards the edge until the box keeps clear of the field
+        while w >= 8 and h >= 8:
+            x = {"left": inset, "right": width - w - inset}.get(
+                edge.split("-")[-1], (width - w) // 2
+            )
+            y = {"top": inset, "bottom": height - h - inset}.get(
+                edge.split("-")[0], (height - h) // 2
+            )
+            if not keep_clear[max(0, y) : y + h, max(0, x) : x + w].any():
+                break
+            w, h = (w, round(h * 0.8)) if edge in ("top", "bottom") else (round(w * 0.8), h)
+            if edge not in ("top", "bottom", "left", "right"):
+                h = round(h * 0.8)
+        else:
+            continue
+        colour = rng.uniform(0, 255, 3)
+        alpha = float(rng.choice([1.0, 0.85, 0.6]))
+        box = out[y : y + h, x : x + w]
+        box[:] = np.clip((1 - alpha) * box + alpha * colour, 0, 255).astype(np.uint8)
+        caption = _CAPTIONS[int(rng.integers(len(_CAPTIONS)))]
+        scale = max(0.3, min(h / 40, w / (len(caption) * 22)))
+        cv2.putText(
+            out,
+            caption,
+            (x + 4, y + min(h - 4, round(26 * scale) + 4)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            scale,
+            (255, 255, 255),
+            max(1, round(2 * scale)),
+            cv2.LINE_AA,
+        )
+    return out
 
 
 def _bent(

@@ -1,6 +1,7 @@
 """``benchmarks/bench_field.py``: the misread frames ``--show N`` lists say what was wrong, a
 folder that is not there is refused by name rather than read as an empty set, and the camera's
-faults it can add (``--light``, ``--blur``) do what they say.
+faults it can add (``--light``, ``--blur``) do what they say, and ``--overlay`` draws a stream's
+graphics round the field, never over it.
 
 The dice line names the dice labelled and the dice read, each with its pips and where its box
 starts, so a misread face, a missed die and a board mark taken for a die can be told apart from
@@ -16,6 +17,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import cv2
 import numpy as np
 
 from tests.scripts import load_script
@@ -129,3 +131,31 @@ def test_light_and_blur_that_cannot_be_used_are_refused_in_one_line() -> None:
         assert done.returncode == 2, (option, value)
         assert said in done.stderr, done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_overlay_draws_a_streams_graphics_round_the_field_and_never_over_it() -> None:
+    bench = _bench_module()
+    frames = sorted((ROOT / "tests" / "data" / "photoreal").glob("*.json"))[:8]
+    for path in frames:
+        labels = json.loads(path.read_text())
+        if "field_corners" not in labels:
+            continue
+        image = load_image(path.with_name(labels["image"]))
+        corners = [tuple(c) for c in labels["field_corners"]]
+        drawn = bench._overlaid(image, corners, labels.get("cube"), np.random.default_rng(2))
+        again = bench._overlaid(image, corners, labels.get("cube"), np.random.default_rng(2))
+        assert np.array_equal(drawn, again)  # placed from the seed alone
+        changed = (drawn != image).any(axis=2)
+        field = np.zeros(changed.shape, np.uint8)
+        cv2.fillPoly(field, [np.round(np.array(corners)).astype(np.int32)], 1)
+        assert not changed[field > 0].any(), path.name
+        if labels.get("cube"):
+            x, y, w, h = (round(v) for v in labels["cube"]["box"])
+            assert not changed[y : y + h, x : x + w].any(), path.name
+        assert changed.mean() > 0.02, path.name  # a banner, a box or two: something is drawn
+
+
+def test_overlay_is_an_option_of_the_bench() -> None:
+    done = _bench("--help", timeout=120)
+    assert done.returncode == 0
+    assert "--overlay" in done.stdout
