@@ -173,13 +173,16 @@ def main(argv: list[str] | None = None) -> int:
             row = rows[(split, labels.get("family", "?"))]
             image = load_image(label_file.with_name(labels["image"]))
             corners = [tuple(c) for c in labels["field_corners"]]
+            cube_box = (labels.get("cube") or {}).get("box")
+            if cube_box is not None:  # where the cube lies in the picture as rescaled below
+                cube_box = [v * (args.width or image.shape[1]) / image.shape[1] for v in cube_box]
             if args.width:
                 image, corners = _rescaled(image, corners, args.width)
             if args.lens:
                 image, corners = _bent(image, corners, args.lens)
             image = _lit(_blurred(image, args.blur), args.light)
             if args.overlay:  # drawn over the camera's picture, before the stream compresses it
-                image = _overlaid(image, corners, labels.get("cube"), graphics)
+                image = _overlaid(image, corners, cube_box, graphics)
             image = camera_faults(image, args.jpeg, args.noise, grain)
             if args.corner_error:
                 corners = _clicked(corners, args.corner_error, clicks)
@@ -416,19 +419,19 @@ _CAPTIONS = (
 def _overlaid(
     image: Image,
     corners: list[tuple[float, ...]],
-    cube: dict[str, Any] | None,
+    cube_box: Sequence[float] | None,
     rng: np.random.Generator,
 ) -> Image:
     """``image`` with a video stream's graphics drawn on it: up to five boxes (a lower-third
     banner, a score box, a clock, a logo, a side panel), each of a colour drawn from ``rng``,
     opaque or see-through, with white captions, placed by the image's edges wherever they keep
-    clear of the field (and the labelled cube): they cover the frame, the trays and the table
-    as a tournament's stream does, never what is read."""
+    clear of the field (and of the cube's box, x, y, width, height, where there is one): they
+    cover the frame, the trays and the table as a tournament's stream does, never what is read."""
     height, width = image.shape[:2]
     field = np.zeros((height, width), np.uint8)
     cv2.fillPoly(field, [np.round(np.array(corners)).astype(np.int32)], 255)
-    if cube is not None and "box" in cube:
-        x, y, w, h = (round(v) for v in cube["box"])
+    if cube_box is not None:
+        x, y, w, h = (round(v) for v in cube_box)
         cv2.rectangle(field, (x, y), (x + w, y + h), 255, -1)
     keep_clear = cv2.dilate(field, np.ones((5, 5), np.uint8)) > 0
     out = image.copy()

@@ -142,8 +142,9 @@ def test_overlay_draws_a_streams_graphics_round_the_field_and_never_over_it() ->
             continue
         image = load_image(path.with_name(labels["image"]))
         corners = [tuple(c) for c in labels["field_corners"]]
-        drawn = bench._overlaid(image, corners, labels.get("cube"), np.random.default_rng(2))
-        again = bench._overlaid(image, corners, labels.get("cube"), np.random.default_rng(2))
+        box = labels["cube"]["box"] if labels.get("cube") else None
+        drawn = bench._overlaid(image, corners, box, np.random.default_rng(2))
+        again = bench._overlaid(image, corners, box, np.random.default_rng(2))
         assert np.array_equal(drawn, again)  # placed from the seed alone
         changed = (drawn != image).any(axis=2)
         field = np.zeros(changed.shape, np.uint8)
