@@ -637,6 +637,9 @@ def foreign_area(strange: npt.NDArray[np.bool_], geometry: Field, settings: Ring
     return float(largest / (math.pi * geometry.radius**2))
 
 
+#: a cube read lying on the frame beside the field crosses it this many checker radii either side
+#: of its middle (its side is 1.1 to 1.5 radii; its shadow, and its sides seen from a tilted camera)
+CUBE_REACH = 1.2
 #: the frame along the field's long sides, where an arm reaching over the field crosses it: from
 #: this share of the field's height outside the field (past its wall and the wall's shadow)...
 FRAME_NEAR = 0.015
@@ -743,6 +746,7 @@ def arm_area(
     strange: npt.NDArray[np.bool_],
     geometry: Field,
     unlike: npt.NDArray[np.bool_] | None = None,
+    cube: tuple[float, float] | None = None,
 ) -> float:
     """The most of :func:`strange_cells` (checker areas) lying at the field's long side where
     something crosses the frame beside it (``bands``: the frame rectified at :func:`frame_rows`):
@@ -753,16 +757,23 @@ def arm_area(
     it was; a checker not made out, or a die, is strange inside the field with nothing on the
     frame. Where ``unlike`` (:func:`unlike_checkers`) is given, a patch counts only when
     :data:`ARM_UNLIKE` checker areas of it have no checker's colour: a stack not made out at a
-    point's base beside a cup on the frame, or a light's glare over both, is no arm."""
+    point's base beside a cup on the frame, or a light's glare over both, is no arm. One thing
+    lies in one place: the frame where ``cube`` (field pixels, beyond the field's top or bottom
+    edge) was read lying on it, within :data:`CUBE_REACH` radii either side, is crossed by the
+    cube, not by an arm."""
     rows = strange.shape[1]
     reach = max(1, round(ARM_REACH * rows))
     cell = geometry.width / _frame_cells(geometry)
     edges = _column_edges(geometry)[:12]  # the points' columns (the bar's cells are never strange)
     cell_area = (geometry.point_width / COLUMN_CELLS) * (geometry.height / rows)
     best = 0.0
-    for crossed, inside in zip(
-        _frame_beside(bands, geometry), (slice(0, reach), slice(rows - reach, rows)), strict=True
-    ):
+    sides = _frame_beside(bands, geometry)
+    if cube is not None and not 0 <= cube[1] <= geometry.height:
+        middles = (np.arange(len(sides[0])) + 0.5) * cell
+        on_cube = np.abs(middles - cube[0]) <= CUBE_REACH * geometry.radius
+        side = 0 if cube[1] < 0 else 1
+        sides[side] = sides[side] & ~on_cube
+    for crossed, inside in zip(sides, (slice(0, reach), slice(rows - reach, rows)), strict=True):
         runs = np.flatnonzero(np.diff(np.concatenate([[0], crossed.astype(int), [0]])))
         for start, stop in runs.reshape(-1, 2):
             if stop - start < ARM_CELLS:
@@ -866,7 +877,13 @@ def read_field(
             strips, field, calibration.empty, hiding, settings, (*dice.roll, *dice.aside)
         )
         foreign = foreign_area(strange, calibration.field, settings)
-        arm = arm_area(bands, strange, field, unlike_checkers(strips, calibration.colours))
+        arm = arm_area(
+            bands,
+            strange,
+            field,
+            unlike_checkers(strips, calibration.colours),
+            None if found is None or not found.numbered else (found.x, found.y),
+        )
         extra = {**observation.extra, "foreign": foreign, "arm": arm}
         observation = replace(observation, extra=extra)
         if foreign >= settings.hand_area or arm >= settings.arm_area:

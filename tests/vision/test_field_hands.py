@@ -195,3 +195,29 @@ def test_rows_outside_the_field_are_the_frame_seen_from_above() -> None:
     spans = [(0, field.height), *frame_rows(field)]
     for view, span in zip(field.rectify_rows(image, spans), spans, strict=True):
         assert np.array_equal(view, field.rectify(image, span))
+
+
+def test_a_cube_lying_on_the_frame_crosses_it_and_is_no_arm() -> None:
+    # one thing lies in one place: where the cube was read on the frame, what crosses the frame
+    # there is the cube, whatever lies strange in the field beside it
+    image, calibration = _starting_frame(3)
+    field = calibration.field
+    left, right, _base, _direction = field.column("p10")
+    x, side = (left + right) / 2, 1.3 * field.radius
+    box = np.array(
+        [(x - side / 2, 1.0), (x + side / 2, 1.0), (x + side / 2, 1.1), (x - side / 2, 1.1)]
+    ) * np.array([1.0, field.height])
+    painted = image.copy()
+    cv2.fillPoly(painted, [field.to_camera(box).round().astype(np.int32)], SKIN)
+    bands = field.rectify_rows(painted, frame_rows(field))
+    rows = max(8, field.height // 4)
+    strange = np.zeros((13, rows, 10), bool)
+    strange[1:4, rows - rows // 5 :] = True  # the bottom row's p11 to p9, by the frame
+    assert arm_area(bands, strange, field) >= RingSettings().arm_area
+    on_frame = (x, 1.05 * field.height)
+    assert arm_area(bands, strange, field, cube=on_frame) == 0.0
+    # a cube beyond the other side, or on the field, explains nothing here
+    assert (
+        arm_area(bands, strange, field, cube=(x, -0.05 * field.height)) >= RingSettings().arm_area
+    )
+    assert arm_area(bands, strange, field, cube=(x, 0.95 * field.height)) >= RingSettings().arm_area
