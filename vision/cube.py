@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -160,8 +160,11 @@ def locate_field_cube(
         step = MIDDLE_STEP * field.radius
         places[1:1] = [(x, y - step, presence), (x, y + step, presence)]
     numbers: dict[tuple[float, float], int | None] = {}  # what each place read
+    resting = _resting_places(image, field)
     for x, y, presence in places:
         value, match, fx, fy = read_face(image, field, x, y)
+        if value is not None and not resting(fx, fy):
+            value = None  # digits on something that is not the board: a caption, a screen
         numbers[x, y] = value
         if best is None or match > best[0]:
             best = (match, value, fx, fy, presence)
@@ -179,7 +182,7 @@ def locate_field_cube(
         ]
         for x, y, presence, dx, dy in aside:
             value, match, fx, fy = read_face(image, field, x + dx, y + dy)
-            if value is not None and match >= SURE:
+            if value is not None and match >= SURE and resting(fx, fy):
                 numbers[x, y] = value
                 best = (match, value, fx, fy, presence)
                 break  # in the same order: the first plain reading settles it
@@ -212,6 +215,69 @@ def locate_field_cube(
         numbered = True
     confidence = float(np.clip(match, 0.0, 1.0))
     return FieldCube(CubeReading(value, place, round(confidence, 4)), x, y, numbered)
+
+
+#: a cube read beyond the field rests on the board: this share of the ring round it (from
+#: :data:`AROUND` checker radii of its middle, past its corners) has one of the board's colours
+#: (:func:`_resting_places`), within :data:`BOARD_NEAR` of it (Lab, lightness counted half);
+#: chosen once, not tuned
+BOARD_SHARE = 0.4
+AROUND = (1.1, 1.5)
+BOARD_NEAR = 25.0
+#: the frame along the field's long sides whose colour is the board's: from and to these shares
+#: of the field's height beyond it (as the hand test's frame, vision.field_board.FRAME_NEAR..FAR)
+FRAME_BAND = (0.015, 0.07)
+
+
+def _board_colours(image: Image, field: Field) -> Floats:
+    """The board's colours (Lab): the field's in a grid of 24 x 4 cells (its points, its cloth or
+    wood, the checkers on it) and the frame's along each long side (the median of the band)."""
+    scale = SEARCH_RADIUS / field.radius
+    near, far = (share * field.height for share in FRAME_BAND)
+    colours = []
+    for top, bottom, cells in (
+        (0.0, field.height, (4, 24)),
+        (-far, -near, (1, 1)),
+        (field.height + near, field.height + far, (1, 1)),
+    ):
+        size = (round(field.width * scale), max(cells[0], round((bottom - top) * scale)))
+        matrix = _matrix(image, field, scale, (0.0, top))
+        view = cv2.warpPerspective(image, matrix, size, flags=cv2.INTER_AREA)
+        lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
+        for band in np.array_split(lab, cells[0], axis=0):
+            for cell in np.array_split(band, cells[1], axis=1):
+                colours.append(np.median(cell.reshape(-1, 3), axis=0))
+    return np.asarray(colours, np.float32)
+
+
+def _resting_places(image: Image, field: Field) -> Callable[[float, float], bool]:
+    """Whether a cube read at field pixel (x, y) may rest there: anywhere over the field and the
+    bar; beyond the field, only where what lies round it has the board's colours
+    (:data:`BOARD_SHARE`): a cube rests on the board, its frame or a tray, while a caption or a
+    clock drawn over the picture, or a screen beside the board, shows its digits on a colour of
+    its own. The board's colours are measured when first needed."""
+    board: list[Floats] = []
+    turns = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+    ring = np.array([(r * math.cos(t), r * math.sin(t)) for r in AROUND for t in turns])
+    height, width = image.shape[:2]
+
+    def resting(x: float, y: float) -> bool:
+        if 0 <= x <= field.width and 0 <= y <= field.height:
+            return True
+        seen = field.to_camera(np.array([x, y]) + field.radius * ring)
+        inside = (seen >= 0).all(axis=1) & (seen[:, 0] < width) & (seen[:, 1] < height)
+        if not inside.any():
+            return True  # nothing of the picture to judge by
+        if not board:
+            board.append(_board_colours(image, field))
+        at = seen[inside].astype(int)
+        pixels = image[at[:, 1], at[:, 0]][None]
+        lab = cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+        apart = (lab[:, None, :] - board[0][None]) * np.array([0.5, 1.0, 1.0], np.float32)
+        nearest = np.sqrt((apart**2).sum(axis=2)).min(axis=1)
+        return float(np.mean(nearest <= BOARD_NEAR)) >= BOARD_SHARE
+
+    return resting
 
 
 def cube_place(field: Field, x: float, y: float) -> str:

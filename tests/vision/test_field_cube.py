@@ -406,3 +406,27 @@ def test_an_owned_cube_showing_2_in_a_narrow_font_reads_2(folder: str, name: str
     whole it matched a 64 lying on its side better (read as 64), until a shape that narrow, with
     no loop, was read as one digit only."""
     _reads_its_labelled_cube(folder, name)
+
+
+def test_a_caption_drawn_beyond_the_field_is_no_cube() -> None:
+    """A stream's caption over the frame below the field (``GAME 4``, white on a colour of its
+    own) shows a cube-sized 4 as plainly as a cube there does; a cube rests on the board, and
+    round the caption's 4 lies a colour the board does not have."""
+    field = _flat_field()
+    image = _board(field)
+    x, y = 520.0, field.height + 45.0  # on the frame, White's side
+    (ox, oy), r = field.corners[0], field.radius
+    cx, cy = round(ox + x), round(oy + y)
+    cube = image.copy()
+    _draw_cube(cube, field, x, y, 4)
+    reading = read_field_cube(cube, field)
+    assert reading is not None and (reading.value, reading.place) == (4, "white")
+    caption = image.copy()
+    corner, far = (round(cx - 4 * r), round(cy - 1.1 * r)), (round(cx + 4 * r), round(cy + 1.1 * r))
+    cv2.rectangle(caption, corner, far, (150, 40, 110), -1)
+    origin = (round(cx - 3.6 * r), round(cy + 0.45 * r))
+    cv2.putText(
+        caption, "GAME 4", origin, cv2.FONT_HERSHEY_SIMPLEX, 0.9, (255, 255, 255), 2, cv2.LINE_AA
+    )
+    assert read_face(caption, field, x, y)[0] == 4  # its 4 reads as a cube's face would
+    assert read_field_cube(caption, field) is None
