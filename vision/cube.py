@@ -46,8 +46,8 @@ import numpy as np
 import numpy.typing as npt
 
 from sheshbesh.observation import CubeReading
-from vision.field import Field, resize_matrix
-from vision.images import Image
+from vision.field import FRAME_FAR, FRAME_NEAR, Field, resize_matrix
+from vision.images import Image, lab_distance
 
 FloatArray = npt.NDArray[np.float64]
 Floats = npt.NDArray[np.float32]
@@ -219,21 +219,18 @@ def locate_field_cube(
 
 #: a cube read beyond the field rests on the board: this share of the ring round it (from
 #: :data:`AROUND` checker radii of its middle, past its corners) has one of the board's colours
-#: (:func:`_resting_places`), within :data:`BOARD_NEAR` of it (Lab, lightness counted half);
+#: (:func:`_resting_places`), within :data:`BOARD_NEAR` of it (:func:`vision.images.lab_distance`);
 #: chosen once, not tuned
 BOARD_SHARE = 0.4
 AROUND = (1.1, 1.5)
 BOARD_NEAR = 25.0
-#: the frame along the field's long sides whose colour is the board's: from and to these shares
-#: of the field's height beyond it (as the hand test's frame, vision.field_board.FRAME_NEAR..FAR)
-FRAME_BAND = (0.015, 0.07)
 
 
 def _board_colours(image: Image, field: Field) -> Floats:
     """The board's colours (Lab): the field's in a grid of 24 x 4 cells (its points, its cloth or
     wood, the checkers on it) and the frame's along each long side (the median of the band)."""
     scale = SEARCH_RADIUS / field.radius
-    near, far = (share * field.height for share in FRAME_BAND)
+    near, far = FRAME_NEAR * field.height, FRAME_FAR * field.height
     colours = []
     for top, bottom, cells in (
         (0.0, field.height, (4, 24)),
@@ -273,8 +270,7 @@ def _resting_places(image: Image, field: Field) -> Callable[[float, float], bool
         at = seen[inside].astype(int)
         pixels = image[at[:, 1], at[:, 0]][None]
         lab = cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB)[0].astype(np.float32)
-        apart = (lab[:, None, :] - board[0][None]) * np.array([0.5, 1.0, 1.0], np.float32)
-        nearest = np.sqrt((apart**2).sum(axis=2)).min(axis=1)
+        nearest = lab_distance(lab[:, None, :], board[0][None]).min(axis=1)
         return float(np.mean(nearest <= BOARD_NEAR)) >= BOARD_SHARE
 
     return resting

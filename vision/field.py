@@ -38,6 +38,12 @@ FIELD_WIDTH = 720
 ASPECT_RANGE = (0.8, 2.2)
 #: the bar's width as a share of the field's, at least and at most
 BAR_RANGE = (0.025, 0.16)
+#: the frame along the field's long sides (where an arm reaching over the field crosses it, and
+#: whose colour is the board's): from this share of the field's height outside the field (past
+#: its wall and the wall's shadow)...
+FRAME_NEAR = 0.015
+#: ...to this share
+FRAME_FAR = 0.07
 #: where the bar is looked for again, held to the middle: how far off the field's middle (a
 #: share of its width) a band's claim to be the bar falls by a factor e (corners clicked a little
 #: off true move the middle about that much)

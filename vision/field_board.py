@@ -42,7 +42,7 @@ from vision.calibration import Calibration, decode_reference, encode_reference
 from vision.cube import FieldCube, locate_field_cube
 from vision.dice import read_dice
 from vision.errors import BoardNotFoundError, CalibrationError
-from vision.field import BAR_CENTRING, Field, locate_field, resize_matrix
+from vision.field import BAR_CENTRING, FRAME_FAR, FRAME_NEAR, Field, locate_field, resize_matrix
 from vision.field_reader import (
     Checker,
     CheckerColours,
@@ -55,7 +55,7 @@ from vision.field_reader import (
     learn_colours,
     ring_confidence,
 )
-from vision.images import Image, check_image
+from vision.images import Image, check_image, lab_distance
 from vision.layout import BoardLayout
 
 FloatArray = npt.NDArray[np.float64]
@@ -457,12 +457,6 @@ def _checker_cells(
     return mask
 
 
-def _distance(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Lab distance with lightness counted half: light and shade move it more than hue."""
-    difference = (a - b) * np.array([0.5, 1.0, 1.0])
-    return np.asarray(np.sqrt((difference**2).sum(axis=-1)), np.float64)
-
-
 def _relit(strips: FloatArray, columns: FloatArray, hidden: npt.NDArray[np.bool_]) -> FloatArray:
     """``columns`` shifted, piece by piece, to the light each part of ``strips`` is in (a lamp
     near one corner, a warmer light on one side): in each of :data:`LIGHT_BANDS` bands down each
@@ -516,7 +510,7 @@ def learn_empty_board(top: Image, geometry: Field, checkers: Sequence[_Round]) -
     columns[12] = np.where(np.isnan(bar_colour), 0.0, bar_colour)
     columns = _relit(strips, np.nan_to_num(columns), hidden)
     seen = ~hidden
-    strays = _distance(strips, columns)[seen]
+    strays = lab_distance(strips, columns)[seen]
     level = float(np.percentile(strays, 80)) if strays.size else 10.0
     return EmptyBoard(np.nan_to_num(columns), level, unseen if unseen.any() else None)
 
@@ -595,7 +589,7 @@ def strange_cells(
         reach = float(np.linalg.norm(on_field.reshape(-1, 2) - middle, axis=1).max())
         hidden |= _checker_cells(geometry, [_Disc(float(middle[0]), float(middle[1]), reach)], 1.2)
     model = _relit(strips, empty.columns, hidden)
-    distance = _distance(strips, model)
+    distance = lab_distance(strips, model)
     # the frame's own noise sets the level, within bounds (a frame with a hand on it must not
     # teach that anything goes): a multiple of the typical bare cell's distance, the median,
     # which a window's glare or a lamp's spot over a fifth of the board does not move
@@ -640,11 +634,6 @@ def foreign_area(strange: npt.NDArray[np.bool_], geometry: Field, settings: Ring
 #: a cube read lying on the frame beside the field crosses it this many checker radii either side
 #: of its middle (its side is 1.1 to 1.5 radii; its shadow, and its sides seen from a tilted camera)
 CUBE_REACH = 1.2
-#: the frame along the field's long sides, where an arm reaching over the field crosses it: from
-#: this share of the field's height outside the field (past its wall and the wall's shadow)...
-FRAME_NEAR = 0.015
-#: ...to this share
-FRAME_FAR = 0.07
 #: the frame is looked at in cells this share of a point's width along it
 FRAME_CELL = 0.25
 #: a cell of the frame this unlike the frame's own colour (Lab distance, lightness counted half)
@@ -712,7 +701,7 @@ def _frame_beside(bands: Sequence[Image], geometry: Field) -> list[npt.NDArray[n
             sides.append(np.zeros(cells, bool))
             continue
         frame = np.median(colours[seen], axis=0)
-        unlike = (_distance(colours, frame) > FRAME_STRANGE) & ~_glare_on(colours, frame)
+        unlike = (lab_distance(colours, frame) > FRAME_STRANGE) & ~_glare_on(colours, frame)
         edged = edges > FRAME_EDGES * (float(np.median(edges[seen])) + 1.0)
         crossed = (unlike | edged) & seen
         marked = np.flatnonzero(crossed)
@@ -737,8 +726,8 @@ def unlike_checkers(strips: FloatArray, colours: CheckerColours) -> npt.NDArray[
     """The cells of ``strips`` (:func:`_column_strips`) whose colour is neither checker set's
     (:data:`CHECKER_LIKE`)."""
     sets = np.array([colours.white, colours.black], np.float64)
-    nearest = np.minimum(_distance(strips, sets[0]), _distance(strips, sets[1]))
-    return np.asarray(nearest > CHECKER_LIKE * float(_distance(sets[0], sets[1])), np.bool_)
+    nearest = np.minimum(lab_distance(strips, sets[0]), lab_distance(strips, sets[1]))
+    return np.asarray(nearest > CHECKER_LIKE * float(lab_distance(sets[0], sets[1])), np.bool_)
 
 
 def arm_area(
@@ -1270,19 +1259,19 @@ def _voucher(
         if not patch.size:
             return False
         disc = np.median(patch, axis=0)
-        to_set = float(_distance(disc, sets).min())
+        to_set = float(lab_distance(disc, sets).min())
         board = None if empty is None else empty.colour_at(calibration.field, x, y)
         if empty is not None and not empty.seen_at(calibration.field, x, y):
             return None  # the bare board there was never seen: colour cannot tell
         if board is None or empty is None:
             return to_set < 0.35 * calibration.colours.separation
-        to_board = float(_distance(disc, board))
+        to_board = float(lab_distance(disc, board))
         # something other than the bare board lies there, and it is nearer a checker than it
         if to_board > BOARD_LIKE and to_set < to_board:
             return True
         # a checker set of the board's own colour there (white checkers on cream points, black
         # on black): a checker's colour is the bare board's, so colour says nothing either way
-        if float(_distance(board, sets).min()) < COLOURLESS * BOARD_LIKE:
+        if float(lab_distance(board, sets).min()) < COLOURLESS * BOARD_LIKE:
             return None
         return False
 
@@ -1320,8 +1309,8 @@ def _stacker(lab: FloatArray, calibration: FieldCalibration) -> Stand:
         own, other = sets[side], sets["black" if side == "white" else "white"]
         if not len(patch) or board is None:
             return None
-        to_own, to_board = _distance(patch, own), _distance(patch, board)
-        like = (to_own < to_board) & (to_own < _distance(patch, other)) & (to_board > BOARD_LIKE)
+        to_own, to_board = lab_distance(patch, own), lab_distance(patch, board)
+        like = (to_own < to_board) & (to_own < lab_distance(patch, other)) & (to_board > BOARD_LIKE)
         if float(np.mean(like)) < STACK_SHARE:
             return None
         lightness, a, b = np.median(patch[like], axis=0)
@@ -1481,14 +1470,14 @@ OUTLIER = 1.5
 
 def _unlike_their_set(checkers: Sequence[Checker], whites: Sequence[bool]) -> dict[int, float]:
     """How far each checker's colour lies from its set's middle in this frame, in the set's
-    typical spread (:func:`_distance`: Lab, lightness counted half)."""
+    typical spread (:func:`vision.images.lab_distance`)."""
     out: dict[int, float] = {}
     for side in (True, False):
         members = [c for c, white in zip(checkers, whites, strict=True) if white == side]
         if not members:
             continue
         labs = np.array([c.lab for c in members], np.float64)
-        distances = _distance(labs, np.median(labs, axis=0))
+        distances = lab_distance(labs, np.median(labs, axis=0))
         spread = max(float(np.median(distances)), 3.0)
         for c, d in zip(members, distances, strict=True):
             out[id(c)] = float(d) / spread

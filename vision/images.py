@@ -40,3 +40,10 @@ def check_image(image: object, name: str = "image") -> Image:
     if image.shape[2] == 4:
         return np.ascontiguousarray(cv2.cvtColor(image, cv2.COLOR_BGRA2BGR), dtype=np.uint8)
     return image
+
+
+def lab_distance(a: npt.ArrayLike, b: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """Lab distance (OpenCV's 8-bit scale, last axis L, a, b) with lightness counted half: light
+    and shade move it more than hue."""
+    difference = (np.asarray(a, np.float64) - np.asarray(b, np.float64)) * np.array([0.5, 1.0, 1.0])
+    return np.asarray(np.sqrt((difference**2).sum(axis=-1)), np.float64)
