@@ -27,6 +27,7 @@ import json
 import math
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -1409,6 +1410,15 @@ def _observation(
     for index, (_location, row, vote) in enumerate(units):
         for c in row:
             white_of[id(c)] = (vote > 0) != (index in flipped)
+    # a side still seen with more than fifteen has checkers seen that are not there: the least
+    # sure go, and where they went the count is as unsure as can be
+    seen_rows, seen_bar = rows, bar
+    for side in (True, False):
+        mine = {key for key, white in white_of.items() if white == side}
+        rows, bar = _beyond_fifteen(rows, bar, mine)
+    trimmed = {location for location, row in rows.items() if len(row) < len(seen_rows[location])}
+    kept = {id(c) for c in (*bar, *(c for row in rows.values() for c in row))}
+    every = [c for c in every if id(c) in kept]
 
     def sure_of(c: Checker) -> float:
         # a checker counted against its colour (the colour of the row, or fifteen a side) is
@@ -1429,13 +1439,13 @@ def _observation(
             1 - ring_confidence(evidence.rejected.get(location, 0.0), settings.present),
         )
         colour_sure = 1.0 if location in owners else min([sure_of(c) for c in row] or [1.0])
-        confidence = min(presence, colour_sure)
+        confidence = min(presence, colour_sure, 0.5 if location in trimmed else 1.0)
         counts[location] = LocationCount(white, black, confidence, confidence)
     bar_white = sum(1 for c in bar if white_of[id(c)])
     bar_black = len(bar) - bar_white
     seen["white"] += bar_white
     seen["black"] += bar_black
-    bar_sure = min([sure_of(c) for c in bar] or [1.0])
+    bar_sure = min([sure_of(c) for c in bar] + [0.5] * (len(bar) < len(seen_bar)) or [1.0])
     counts["bar-white"] = LocationCount(bar_white, 0, bar_sure, bar_sure)
     counts["bar-black"] = LocationCount(0, bar_black, bar_sure, bar_sure)
     # the trays lie outside the field: what is not on it has been borne off, if the count is sane
@@ -1454,6 +1464,51 @@ def _observation(
             "checkers": [(c.x, c.y, c.radius, white_of[id(c)]) for c in every],
         },
     )
+
+
+#: at most this many checkers of a side are taken away to keep it within fifteen (see
+#: :func:`_beyond_fifteen`); a side seen with more still has the other side's checkers
+MOST_TRIMMED = 3
+
+
+def _beyond_fifteen(
+    rows: Mapping[str, list[Checker]], bar: list[Checker], mine: AbstractSet[int]
+) -> tuple[dict[str, list[Checker]], list[Checker]]:
+    """``rows`` and ``bar`` with the checkers of one side (the ids in ``mine``) beyond its
+    fifteen taken away: checkers seen that are not there. Each time the least sure that can go
+    without leaving a hole: on a row, one of its topmost layer (the last laid of a single layer),
+    on the bar any; first from the stack seen tallest of those with checkers lying on others
+    (how high a stack is shows least from above), then the faintest ring. Nothing goes where
+    more than :data:`MOST_TRIMMED` would."""
+    rows = {location: list(row) for location, row in rows.items()}
+    bar = list(bar)
+    count = sum(1 for c in bar if id(c) in mine) + sum(
+        1 for row in rows.values() for c in row if id(c) in mine
+    )
+    if count > CHECKERS_PER_SIDE + MOST_TRIMMED:
+        return rows, bar
+    seen = {location: sum(1 for c in row if id(c) in mine) for location, row in rows.items()}
+    while count > CHECKERS_PER_SIDE:
+        offers: list[tuple[tuple[int, float], str, Checker]] = [
+            ((0, c.score), "bar", c) for c in bar if id(c) in mine
+        ]
+        for location, row in rows.items():
+            own = [c for c in row if id(c) in mine]
+            if not own:
+                continue
+            top = max(c.layer for c in own)
+            if top == 1:
+                offers.append(((0, own[-1].score), location, own[-1]))
+            else:
+                c = min((c for c in own if c.layer == top), key=lambda c: c.score)
+                offers.append(((-seen[location], c.score), location, c))
+        _key, location, gone = min(offers, key=lambda offer: offer[0])
+        if location == "bar":
+            bar = [c for c in bar if c is not gone]
+        else:
+            rows[location] = [c for c in rows[location] if c is not gone]
+        count -= 1
+    return rows, bar
 
 
 #: at most this many rows (or checkers on the bar) change side to keep fifteen a side

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -18,7 +19,9 @@ from vision.errors import BoardNotFoundError, CalibrationError
 from vision.field import check_corners, field_aspect, find_bar
 from vision.field_board import (
     BOARD_SEEN,
+    MOST_TRIMMED,
     FieldCalibration,
+    _beyond_fifteen,
     board_likeness,
     calibrate_field,
     load_calibration,
@@ -525,6 +528,11 @@ def test_a_glare_lit_row_is_counted_for_its_side_to_keep_fifteen_a_side(
     assert observation.locations["p1"].black_confidence <= 0.5
     assert observation.count("p6", "white") == 5
     monkeypatch.setattr("vision.field_board.MOST_FLIPPED", 0)
+    # unmended, the two are White's seventeen, and then the least sure of White's go (two are
+    # not there), so p1 reads bare
+    trimmed = read_field(glare, calibration)
+    assert (trimmed.count("p1", "white"), trimmed.count("p1", "black")) == (0, 0)
+    monkeypatch.setattr("vision.field_board.MOST_TRIMMED", 0)
     unmended = read_field(glare, calibration)
     assert (unmended.count("p1", "white"), unmended.count("p1", "black")) == (2, 0)
 
@@ -610,3 +618,54 @@ def test_a_table_waits_while_its_frames_do_not_show_the_board() -> None:
     # the board seen again: read as before
     seen = [reader.observe(start, 1.0 + moment / 10) for moment in range(8)]
     assert seen[-1].state == "settled" and seen[-1].count("p6", "white") == 5
+
+
+def _rows_of(*rows: tuple[str, list[tuple[float, int]]]) -> dict[str, list[Checker]]:
+    """Rows of White's checkers down one column, each given as (ring score, layer)."""
+    return {
+        location: [
+            Checker(10.0, 20.0 * k, 10.0, score, (200.0, 128.0, 128.0), layer)
+            for k, (score, layer) in enumerate(row)
+        ]
+        for location, row in rows
+    }
+
+
+def _ids(
+    rows: dict[str, list[Checker]],
+    bar: list[Checker],
+    mine: Callable[[Checker], bool] = lambda _c: True,
+) -> set[int]:
+    """The ids of the checkers of ``rows`` and ``bar`` that ``mine`` takes for one side's."""
+    return {id(c) for c in (*bar, *(c for row in rows.values() for c in row)) if mine(c)}
+
+
+def test_a_side_seen_with_more_than_fifteen_loses_its_least_sure_checkers() -> None:
+    # seventeen White: a stack's second layer (how high a stack is shows least from above)
+    # gives up its two checkers, the fainter first, before the faint last checker of a row
+    rows = _rows_of(
+        ("p6", [(0.9, 1)] * 5),
+        ("p8", [(0.9, 1), (0.9, 1), (0.6, 1)]),
+        ("p13", [(0.9, 1)] * 5 + [(0.8, 2), (0.5, 2)]),
+    )
+    bar = [Checker(5.0, 5.0 + 20 * k, 10.0, 0.95, (200.0, 128.0, 128.0)) for k in range(2)]
+    kept, kept_bar = _beyond_fifteen(rows, bar, _ids(rows, bar))
+    assert [len(kept[location]) for location in ("p6", "p8", "p13")] == [5, 3, 5]
+    assert len(kept_bar) == 2
+    assert [len(row) for row in rows.values()] == [5, 3, 7]  # what was given is left as it was
+    # one more over fifteen: of single rows, the faintest last checker goes
+    rows["p9"] = _rows_of(("p9", [(0.7, 1)]))["p9"]
+    kept, _bar = _beyond_fifteen(rows, bar, _ids(rows, bar))
+    assert [len(kept[location]) for location in ("p6", "p8", "p9", "p13")] == [5, 2, 1, 5]
+
+
+def test_a_side_seen_with_many_more_than_fifteen_is_left_as_seen() -> None:
+    # beyond fifteen by more than MOST_TRIMMED, a side has the other side's checkers (a
+    # colour misread): taking its own away would not mend that
+    rows = _rows_of(("p6", [(0.9, 1)] * 5), ("p7", [(0.9, 1)] * 5), ("p8", [(0.9, 1)] * 5))
+    rows["p9"] = _rows_of(("p9", [(0.5, 1)] * (MOST_TRIMMED + 1)))["p9"]
+    kept, _bar = _beyond_fifteen(rows, [], _ids(rows, []))
+    assert sum(len(row) for row in kept.values()) == 15 + MOST_TRIMMED + 1
+    # and the other side's checkers are never counted or taken
+    kept, _bar = _beyond_fifteen(rows, [], _ids(rows, [], lambda c: c.score > 0.6))
+    assert sum(len(row) for row in kept.values()) == 15 + MOST_TRIMMED + 1
