@@ -168,8 +168,9 @@ def test_a_cup_resting_on_the_frame_is_no_arm_reaching_in() -> None:
 def test_a_stack_seen_higher_than_fifteen_a_side_allows_is_counted_lower(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # seven Black checkers on p24, a pyramid on a row of five: its rims fit ten, which with
-    # Black's other twelve makes eighteen; the three least sure of its top layers go
+    # seven Black checkers on p24, five in a row and two lying on them: its rims fit a pyramid
+    # of ten (five, four and one), which with Black's other eight makes eighteen; the three
+    # least sure of its top layers go
     labels, observation = _read_on_itself(HELDOUT4 / "wooden-folding-014034")
     assert labels["locations"]["p24"] == {"white": 0, "black": 7}
     assert _counts(observation, "p24") == labels["locations"]["p24"]
