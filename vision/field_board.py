@@ -1482,12 +1482,10 @@ def _beyond_fifteen(
     more than :data:`MOST_TRIMMED` would."""
     rows = {location: list(row) for location, row in rows.items()}
     bar = list(bar)
-    count = sum(1 for c in bar if id(c) in mine) + sum(
-        1 for row in rows.values() for c in row if id(c) in mine
-    )
+    seen = {location: sum(1 for c in row if id(c) in mine) for location, row in rows.items()}
+    count = sum(seen.values()) + sum(1 for c in bar if id(c) in mine)
     if count > CHECKERS_PER_SIDE + MOST_TRIMMED:
         return rows, bar
-    seen = {location: sum(1 for c in row if id(c) in mine) for location, row in rows.items()}
     while count > CHECKERS_PER_SIDE:
         offers: list[tuple[tuple[int, float], str, Checker]] = [
             ((0, c.score), "bar", c) for c in bar if id(c) in mine
