@@ -45,6 +45,7 @@ from vision.dice import read_dice
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.field import BAR_CENTRING, FRAME_FAR, FRAME_NEAR, Field, locate_field, resize_matrix
 from vision.field_reader import (
+    LEAST_SEPARATION,
     Checker,
     CheckerColours,
     FieldEvidence,
@@ -273,12 +274,64 @@ def _calibrate(
     # its triangle's sides and the frame, can ring nearly as true as a weak checker), not only
     # the clearest: dark checkers on a dark board ring less clearly, and would be left out
     clear = [c for c in found if c.score >= settings.present]
-    colours = learn_colours(clear if len(clear) >= 6 else found)
-    if swap:
-        colours = colours.swapped()
     # where a stack may stand, the bare board is the same colour's base on the other points
     empty = learn_empty_board(top, geometry, [*found, *_stack_bases(geometry, standing)])
+    colours = None
+    if standing:
+        colours = _standing_colours(field_lab(top), geometry, evidence, empty, standing)
+    if colours is None:
+        colours = learn_colours(clear if len(clear) >= 6 else found)
+    if swap:
+        colours = colours.swapped()
     return FieldCalibration(geometry, colours, top, empty=empty, standing=standing)
+
+
+def _standing_colours(
+    lab: FloatArray,
+    geometry: Field,
+    evidence: FieldEvidence,
+    empty: EmptyBoard,
+    standing: Mapping[str, str],
+) -> CheckerColours | None:
+    """Each side's colour where the game keeps every checker of a side on its own points (Shesh
+    Besh: :data:`SHESH_BESH_STACKS`), from what lies there unlike the bare board: the checkers
+    ringing on the side's points, and the stacks standing at their bases (at the start every
+    checker stands in one, and a stack stood on edge rings not at all), a point's median colour
+    where at least :data:`STACK_SHARE` of its base is unlike the bare board. The bare board is
+    known first (its picture leaves those bases out), so a point's own base ringing like a
+    checker (a dark point's, under near-black checkers) is no sample. Each side's colour is the
+    median of its samples. None where a side shows nothing, or the two colours are too alike to
+    be two sets: the sets are then learned as in any game (:func:`learn_colours`). White is the
+    lighter set."""
+    radius = geometry.radius
+    samples: dict[str, list[FloatArray]] = {"white": [], "black": []}
+    for location, side in standing.items():
+        for c in evidence.checkers.get(location, []):
+            board = empty.colour_at(geometry, c.x, c.y)
+            if board is not None and float(lab_distance(np.array(c.lab), board)) > BOARD_LIKE:
+                samples[side].append(np.array(c.lab, np.float64))
+        left, right, base, direction = geometry.column(location)
+        middle = (left + right) / 2
+        near, far = sorted((base + direction * 0.1 * radius, base + direction * 1.5 * radius))
+        rows = slice(max(0, round(near)), max(0, round(far)))
+        columns = slice(max(0, round(middle - 0.7 * radius)), round(middle + 0.7 * radius))
+        patch = lab[rows, columns].reshape(-1, 3)
+        board = empty.colour_at(geometry, middle, (near + far) / 2)
+        if not len(patch) or board is None:
+            continue
+        unlike = lab_distance(patch, board) > BOARD_LIKE
+        if float(np.mean(unlike)) >= STACK_SHARE:
+            samples[side].append(np.median(patch[unlike], axis=0))
+    if not samples["white"] or not samples["black"]:
+        return None
+    one, other = (np.median(np.array(samples[side]), axis=0) for side in ("white", "black"))
+    colours = CheckerColours(
+        (float(one[0]), float(one[1]), float(one[2])),
+        (float(other[0]), float(other[1]), float(other[2])),
+    )
+    if colours.separation < LEAST_SEPARATION:
+        return None
+    return colours if one[0] >= other[0] else colours.swapped()
 
 
 def _stack_bases(geometry: Field, standing: Iterable[str]) -> list[_Disc]:

@@ -148,6 +148,27 @@ def test_calibrate_for_shesh_besh_on_the_command_line(
         ) == visible[point], point
 
 
+def test_each_side_s_colour_is_learned_on_its_own_points() -> None:
+    # the start on an inlaid board: Black's six stacks of near-black checkers stand at the frame,
+    # on light and on dark brown points, and no Black checker lies flat to ring; the base of a
+    # dark point rings like a checker. Learned from what lies on Black's points unlike the bare
+    # board, Black is the stacks' near-black, not the dark points' brown, and a stack on a dark
+    # point is Black's as much as one on a light point
+    stem = SET3 / "sheshbesh-inlaid-tavla-000473"
+    labels = json.loads(stem.with_suffix(".json").read_text())
+    image = load_image(stem.with_suffix(".jpg"))
+    corners = [tuple(c) for c in labels["field_corners"]]
+    calibration = calibrate_field(image, corners, standing=SHESH_BESH_STACKS)
+    assert calibration.colours.black[0] < 40  # Lab lightness of the stacks (the points': 50+)
+    seen, visible = _seen(read_field(image, calibration)), _visible(labels)
+    for point in ("p19", "p20", "p21", "p22", "p23", "p24"):
+        assert labels["standing"][point] >= 2
+        assert seen[point] == visible[point] == (0, 1), point
+    # learned as in any game (from the clearest rings on the whole field), Black is a brown
+    ordinary = calibrate_field(image, corners)
+    assert ordinary.colours.black[0] > 50
+
+
 def test_the_match_played_decides_whether_stacks_stand() -> None:
     labels = json.loads((SAMPLE / "sheshbesh-travel-000182.json").read_text())
     image = load_image(SAMPLE / "sheshbesh-travel-000182.jpg")
