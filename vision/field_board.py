@@ -303,7 +303,6 @@ def _standing_colours(
     median of its samples. None where a side shows nothing, or the two colours are too alike to
     be two sets: the sets are then learned as in any game (:func:`learn_colours`). White is the
     lighter set."""
-    radius = geometry.radius
     samples: dict[str, list[FloatArray]] = {"white": [], "black": []}
     for location, side in standing.items():
         for c in evidence.checkers.get(location, []):
@@ -311,12 +310,7 @@ def _standing_colours(
             if board is not None and float(lab_distance(np.array(c.lab), board)) > BOARD_LIKE:
                 samples[side].append(np.array(c.lab, np.float64))
         left, right, base, direction = geometry.column(location)
-        middle = (left + right) / 2
-        near, far = sorted((base + direction * 0.1 * radius, base + direction * 1.5 * radius))
-        rows = slice(max(0, round(near)), max(0, round(far)))
-        columns = slice(max(0, round(middle - 0.7 * radius)), round(middle + 0.7 * radius))
-        patch = lab[rows, columns].reshape(-1, 3)
-        board = empty.colour_at(geometry, middle, (near + far) / 2)
+        patch, board = _stack_base(lab, geometry, empty, (left + right) / 2, base, direction)
         if not len(patch) or board is None:
             continue
         unlike = lab_distance(patch, board) > BOARD_LIKE
@@ -1341,6 +1335,27 @@ SHESH_BESH_STACKS: Mapping[str, str] = MappingProxyType(
 STACK_SHARE = 0.35
 
 
+def _stack_base(
+    lab: FloatArray,
+    geometry: Field,
+    empty: EmptyBoard | None,
+    centre_x: float,
+    base: float,
+    direction: int,
+    radius: float | None = None,
+) -> tuple[FloatArray, FloatArray | None]:
+    """Where a stack standing at a point's base shows (from a tenth of a radius to one and a
+    half radii from the base, 0.7 radii either side of the point's middle): its pixels (Lab, N x
+    3, ``lab`` being the rectified field) and the bare board's colour there (None where the bare
+    board is not known). ``radius``: a checker's, the field's unless given."""
+    radius = geometry.radius if radius is None else radius
+    near, far = sorted((base + direction * 0.1 * radius, base + direction * 1.5 * radius))
+    rows = slice(max(0, round(near)), max(0, round(far)))
+    columns = slice(max(0, round(centre_x - 0.7 * radius)), round(centre_x + 0.7 * radius))
+    board = None if empty is None else empty.colour_at(geometry, centre_x, (near + far) / 2)
+    return lab[rows, columns].reshape(-1, 3), board
+
+
 def _stacker(lab: FloatArray, calibration: FieldCalibration) -> Stand:
     """Whether a side's stack stands at a point's base (see :data:`STACK_SHARE`): the base's
     pixels nearer that side's colour than the other side's and the bare board's there, and unlike
@@ -1355,11 +1370,7 @@ def _stacker(lab: FloatArray, calibration: FieldCalibration) -> Stand:
     def stand(
         centre_x: float, base: float, direction: int, radius: float, side: str
     ) -> tuple[float, float, float] | None:
-        near, far = sorted((base + direction * 0.1 * radius, base + direction * 1.5 * radius))
-        rows = slice(max(0, round(near)), max(0, round(far)))
-        columns = slice(max(0, round(centre_x - 0.7 * radius)), round(centre_x + 0.7 * radius))
-        patch = lab[rows, columns].reshape(-1, 3)
-        board = None if empty is None else empty.colour_at(field, centre_x, (near + far) / 2)
+        patch, board = _stack_base(lab, field, empty, centre_x, base, direction, radius)
         own, other = sets[side], sets["black" if side == "white" else "white"]
         if not len(patch) or board is None:
             return None
