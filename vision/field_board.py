@@ -274,13 +274,13 @@ def _calibrate(
     # its triangle's sides and the frame, can ring nearly as true as a weak checker), not only
     # the clearest: dark checkers on a dark board ring less clearly, and would be left out
     clear = [c for c in found if c.score >= settings.present]
+    # two sets must ring on the field whatever the game (else the frame is refused: no board, the
+    # corners not a field's); where stacks may stand, each side's own points then tell its colour
+    colours = learn_colours(clear if len(clear) >= 6 else found)
     # where a stack may stand, the bare board is the same colour's base on the other points
     empty = learn_empty_board(top, geometry, [*found, *_stack_bases(geometry, standing)])
-    colours = None
     if standing:
-        colours = _standing_colours(field_lab(top), geometry, evidence, empty, standing)
-    if colours is None:
-        colours = learn_colours(clear if len(clear) >= 6 else found)
+        colours = _standing_colours(field_lab(top), geometry, evidence, empty, standing) or colours
     if swap:
         colours = colours.swapped()
     return FieldCalibration(geometry, colours, top, empty=empty, standing=standing)
@@ -301,7 +301,7 @@ def _standing_colours(
     known first (its picture leaves those bases out), so a point's own base ringing like a
     checker (a dark point's, under near-black checkers) is no sample. Each side's colour is the
     median of its samples. None where a side shows nothing, or the two colours are too alike to
-    be two sets: the sets are then learned as in any game (:func:`learn_colours`). White is the
+    be two sets: the sets learned as in any game (:func:`learn_colours`) stand. White is the
     lighter set."""
     samples: dict[str, list[FloatArray]] = {"white": [], "black": []}
     for location, side in standing.items():

@@ -38,7 +38,7 @@ SET2 = SAMPLE.with_name("photoreal-sheshbesh2")
 #: 5 hands, 3 of 35 boards taken for a hand
 SET3 = SAMPLE.with_name("photoreal-sheshbesh3")
 #: 24 frames rendered while each side's colour came to be learned on its own points, read only
-#: to measure that rule: 540 of 550 points and bars (537 before it), 2 of 2 hands, 3 of 22 boards
+#: to measure that rule: 541 of 550 points and bars (537 before it), 2 of 2 hands, 3 of 22 boards
 #: taken for a hand
 SET4 = SAMPLE.with_name("photoreal-sheshbesh4")
 #: per set: (frames without a hand, hands, least share of points exact, least hands refused,
@@ -171,6 +171,21 @@ def test_each_side_s_colour_is_learned_on_its_own_points() -> None:
     # learned as in any game (from the clearest rings on the whole field), Black is a brown
     ordinary = calibrate_field(image, corners)
     assert ordinary.colours.black[0] > 50
+
+
+def test_corners_off_the_field_are_refused_for_shesh_besh_as_for_backgammon() -> None:
+    # the field's corners moved right by 0.3 of its width: half the "field" is the frame and the
+    # table, and two checker sets do not ring on it. Each side's own points still show something
+    # unlike the bare board there, but the frame is refused as it is for backgammon
+    stem = SET2 / "sheshbesh-travel-000425"
+    labels = json.loads(stem.with_suffix(".json").read_text())
+    image = load_image(stem.with_suffix(".jpg"))
+    xs = [c[0] for c in labels["field_corners"]]
+    shift = 0.3 * (max(xs) - min(xs))
+    corners = [(x + shift, y) for x, y in labels["field_corners"]]
+    for standing in ({}, SHESH_BESH_STACKS):
+        with pytest.raises(CalibrationError, match="two checker sets cannot be found"):
+            calibrate_field(image, corners, standing=standing)
 
 
 def test_the_match_played_decides_whether_stacks_stand() -> None:
