@@ -306,9 +306,10 @@ def _standing_colours(
     samples: dict[str, list[FloatArray]] = {"white": [], "black": []}
     for location, side in standing.items():
         for c in evidence.checkers.get(location, []):
+            ring = np.array(c.lab, np.float64)
             board = empty.colour_at(geometry, c.x, c.y)
-            if board is not None and float(lab_distance(np.array(c.lab), board)) > BOARD_LIKE:
-                samples[side].append(np.array(c.lab, np.float64))
+            if board is not None and float(lab_distance(ring, board)) > BOARD_LIKE:
+                samples[side].append(ring)
         left, right, base, direction = geometry.column(location)
         patch, board = _stack_base(lab, geometry, empty, (left + right) / 2, base, direction)
         if not len(patch) or board is None:
