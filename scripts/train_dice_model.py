@@ -439,11 +439,11 @@ def photoreal_examples(seed: int, folder: Path, copies: int) -> tuple[Crops, lis
 # --- the network ------------------------------------------------------------------------------
 
 
-def _network(torch: Any, width: int) -> Any:
+def _network(torch: Any, width: int, answers: int = LABELS) -> Any:
     """The classifier of :mod:`vision.dice_model`: three 3x3 convolutions (``width``, twice and
     four times as many channels), each with 2x2 max pooling; the first without bias and followed
     by an absolute value (a crop and its negative score alike), the others by ReLU; then a hidden
-    layer of 64 and eight scores."""
+    layer of 64 and ``answers`` scores (eight for a die's face)."""
     nn = torch.nn
 
     class Network(nn.Module):  # type: ignore[misc]
@@ -453,7 +453,7 @@ def _network(torch: Any, width: int) -> Any:
             self.second = nn.Conv2d(width, 2 * width, 3, padding=1)
             self.third = nn.Conv2d(2 * width, 4 * width, 3, padding=1)
             self.hidden = nn.Linear(4 * width * (CROP // 8) ** 2, 64)
-            self.scores = nn.Linear(64, LABELS)
+            self.scores = nn.Linear(64, answers)
             self.dropout = nn.Dropout(0.3)
 
         def forward(self, x: Any) -> Any:
@@ -466,11 +466,12 @@ def _network(torch: Any, width: int) -> Any:
     return Network()
 
 
-def _augmented(torch: Any, batch: Any, rng: np.random.Generator) -> Any:
-    """The same faces another way: turned a quarter at a time, mirrored, moved up to two pixels,
-    another contrast and a little noise (a die's count is the same whichever way it lies)."""
+def _augmented(torch: Any, batch: Any, rng: np.random.Generator, mirror: bool = True) -> Any:
+    """The same faces another way: turned a quarter at a time, mirrored (unless ``mirror`` is
+    false: a digit's mirror image is no digit), moved up to two pixels, another contrast and a
+    little noise (a die's count is the same whichever way it lies)."""
     batch = torch.rot90(batch, int(rng.integers(4)), (2, 3))
-    if rng.random() < 0.5:
+    if rng.random() < 0.5 and mirror:
         batch = batch.flip(3)
     dx, dy = (int(v) for v in rng.integers(-2, 3, 2))
     batch = torch.roll(batch, (dy, dx), (2, 3))
@@ -487,18 +488,21 @@ def train(
     seed: int,
     epochs: int,
     width: int,
+    answers: int = LABELS,
+    mirror: bool = True,
 ) -> Any:
     """The network trained by AdamW with a one-cycle rate on mini-batches of 256, each label
-    weighted by the inverse of its share (rare labels count as much)."""
+    weighted by the inverse of its share (rare labels count as much); ``answers`` labels, the
+    crops mirrored among the augmentations where ``mirror`` (:func:`_augmented`)."""
     import torch
 
     torch.manual_seed(seed)
     rng = np.random.default_rng((seed, 19))
-    network = _network(torch, width)
+    network = _network(torch, width, answers)
     inputs = torch.as_tensor(standardised(crops))
     targets = torch.as_tensor(labels)
-    share = np.bincount(labels, minlength=LABELS) / len(labels)
-    weight = torch.as_tensor(1.0 / np.maximum(share, 1e-3) / LABELS, dtype=torch.float32)
+    share = np.bincount(labels, minlength=answers) / len(labels)
+    weight = torch.as_tensor(1.0 / np.maximum(share, 1e-3) / answers, dtype=torch.float32)
     batch = 256
     steps_per_epoch = max(1, len(labels) // batch)
     optimiser = torch.optim.AdamW(network.parameters(), 2e-3, weight_decay=1e-3)
@@ -512,7 +516,9 @@ def train(
         for step in range(steps_per_epoch):
             index = torch.as_tensor(order[step * batch : (step + 1) * batch])
             loss = torch.nn.functional.cross_entropy(
-                network(_augmented(torch, inputs[index], rng)), targets[index], weight=weight
+                network(_augmented(torch, inputs[index], rng, mirror)),
+                targets[index],
+                weight=weight,
             )
             optimiser.zero_grad()
             loss.backward()

@@ -146,6 +146,7 @@ class FaceModel:
     """The network, as OpenCV's dnn module runs it (one forward pass at a time)."""
 
     net: cv2.dnn.Net
+    labels: int = LABELS  # how many answers it scores
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def scores(self, crops: npt.NDArray[np.uint8]) -> FloatArray:
@@ -157,7 +158,7 @@ class FaceModel:
                 batch = blob[start : start + BATCH]
                 self.net.setInput(batch)
                 parts.append(np.asarray(self.net.forward(), np.float32).reshape(len(batch), -1))
-        return np.concatenate(parts) if parts else np.zeros((0, LABELS), np.float32)
+        return np.concatenate(parts) if parts else np.zeros((0, self.labels), np.float32)
 
     def probabilities(self, crops: npt.NDArray[np.uint8]) -> FloatArray:
         scores = self.scores(crops)
@@ -166,27 +167,35 @@ class FaceModel:
         return np.asarray(odds / odds.sum(axis=1, keepdims=True), np.float32)
 
 
-def load_model(path: str | None = None) -> FaceModel:
-    """The model from ``path`` (an ONNX file), or the one shipped in the package (``vision/models``).
+def load_model(
+    path: str | None = None,
+    *,
+    file: str = MODEL_FILE,
+    labels: int = LABELS,
+    what: str = "die-face",
+) -> FaceModel:
+    """The model from ``path`` (an ONNX file), or the one shipped in the package as ``file``
+    (``vision/models``), scoring ``labels`` answers for a CROP x CROP crop (``what`` names it in
+    errors: the die-face model by default, :mod:`vision.cube_model` for the cube's face).
 
-    Raises :class:`ValueError` when the file is not a die-face model.
+    Raises :class:`ValueError` when the file is not such a model.
     """
     if path is None:
-        with resources.as_file(resources.files("vision") / "models" / MODEL_FILE) as shipped:
-            return load_model(str(shipped))
+        with resources.as_file(resources.files("vision") / "models" / file) as shipped:
+            return load_model(str(shipped), file=file, labels=labels, what=what)
     try:
         net = cv2.dnn.readNetFromONNX(path)
     except cv2.error as error:
-        raise ValueError(f"{path} is not a die-face model (OpenCV could not load it)") from error
-    model = FaceModel(net)
+        raise ValueError(f"{path} is not a {what} model (OpenCV could not load it)") from error
+    model = FaceModel(net, labels)
     try:
         shape = model.scores(np.zeros((1, CROP, CROP), np.uint8)).shape
     except cv2.error as error:
         raise ValueError(
-            f"{path} is not a die-face model (it takes no {CROP}x{CROP} crop)"
+            f"{path} is not a {what} model (it takes no {CROP}x{CROP} crop)"
         ) from error
-    if shape != (1, LABELS):
-        raise ValueError(f"{path} is not a die-face model ({shape[1]} scores, not {LABELS})")
+    if shape != (1, labels):
+        raise ValueError(f"{path} is not a {what} model ({shape[1]} scores, not {labels})")
     return model
 
 
