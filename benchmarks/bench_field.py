@@ -21,6 +21,7 @@ refused, gives the referee none of its locations, so they all count as wrong the
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout6 --light 1.1,1,0.7
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout6 --light 1.4 --blur 1.5
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal --overlay
+    .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout2 --cube-shapes-only
 
 A folder written by ``sheshbesh run --capture DIR`` (numbered frames labelled with the positions
 the referee committed, and the calibration beside them) is read with its own calibration and
@@ -58,6 +59,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import vision.cube as cube_reader
 from sheshbesh.locations import POINT_LOCATIONS
 from sheshbesh.observation import Observation
 from vision.capture import load_dataset
@@ -147,7 +149,15 @@ def main(argv: list[str] | None = None) -> int:
         help="blur every frame by a Gaussian of this spread (pixels, after --width): a focus a "
         "little off",
     )
+    parser.add_argument(
+        "--cube-shapes-only",
+        action="store_true",
+        help="read the cube's face with the shape matcher alone, without the cube-face model "
+        "(vision.cube_model): the reader as it was before the model",
+    )
     args = parser.parse_args(argv)
+    if args.cube_shapes_only:
+        cube_reader.USE_MODEL = False
     for folder in args.folders:
         if not folder.is_dir():
             parser.error(f"{str(folder)!r} is not a folder of labelled frames")

@@ -28,9 +28,13 @@ frame, a tray). So the reader
   number read is a doubtful 64 away from the middle: a cube is turned to 64 once in a long
   while, and the frame's grain or a logo's strokes pass for one.
 
-Nothing is learned: the digits are drawn at run time; the thresholds were set on the photoreal
-renders' tuning split (the renderer's own font never enters). Called by
-:func:`vision.field_board.read_field`; figures per style in ``benchmarks/bench_field.py``.
+Each place is also read by a small learned model (:mod:`vision.cube_model`), at the place and
+at the face the matcher found there: where it names a number :data:`MODEL_SURE` or more sure, its
+reading stands for that place (a glare joined to the digits, or the cube's edge touching them,
+leaves the shape matcher no digit-shaped ink). The shape matcher's digits are drawn at run time; its thresholds,
+and the model's, were set on the photoreal renders' tuning split (the renderer's own font never
+enters the matcher). Called by :func:`vision.field_board.read_field`; figures per style in
+``benchmarks/bench_field.py``.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sheshbesh.observation import CubeReading
+from vision.cube_model import read_cube_faces
 from vision.field import FRAME_FAR, FRAME_NEAR, Field, resize_matrix
 from vision.images import Image, lab_distance
 
@@ -162,7 +167,7 @@ def locate_field_cube(
     numbers: dict[tuple[float, float], int | None] = {}  # what each place read
     resting = _resting_places(image, field)
     for x, y, presence in places:
-        value, match, fx, fy = read_face(image, field, x, y)
+        value, match, fx, fy = _read_place(image, field, x, y)
         if value is not None and not resting(fx, fy):
             value = None  # digits on something that is not the board: a caption, a screen
         numbers[x, y] = value
@@ -181,7 +186,7 @@ def locate_field_cube(
             for dx, dy in ((0.0, -off), (0.0, off), (-off, 0.0), (off, 0.0))
         ]
         for x, y, presence, dx, dy in aside:
-            value, match, fx, fy = read_face(image, field, x + dx, y + dy)
+            value, match, fx, fy = _read_place(image, field, x + dx, y + dy)
             if value is not None and match >= SURE and resting(fx, fy):
                 numbers[x, y] = value
                 best = (match, value, fx, fy, presence)
@@ -215,6 +220,43 @@ def locate_field_cube(
         numbered = True
     confidence = float(np.clip(match, 0.0, 1.0))
     return FieldCube(CubeReading(value, place, round(confidence, 4)), x, y, numbered)
+
+
+#: the cube-face model (:mod:`vision.cube_model`) reads each place and the face the shape
+#: matcher found there, each close-up in this many quarter turns; where it names a number this
+#: sure, its reading stands. Chosen on the photoreal renders' tuning split: 0.95 of 0.8, 0.9 and
+#: 0.95; two turns at two spots as right as four turns at six, at half the time
+MODEL_TURNS = 2
+MODEL_SURE = 0.95
+#: whether the model reads the places at all (the shape matcher alone where not: ``bench_field.py
+#: --cube-shapes-only`` measures the difference)
+USE_MODEL = True
+
+
+def _read_place(
+    image: Image, field: Field, x: float, y: float
+) -> tuple[int | None, float, float, float]:
+    """:func:`read_face` at field pixel (x, y), overruled by the cube-face model where it names a
+    number :data:`MODEL_SURE` or more sure at the place or where the shape matcher found the
+    face: the value, its match (the model's probability where the model's reading stands) and
+    where the face lies."""
+    value, match, fx, fy = read_face(image, field, x, y)
+    if not USE_MODEL:
+        return value, match, fx, fy
+    spots = [(x, y)]
+    if math.hypot(fx - x, fy - y) > 1e-6:
+        spots.append((fx, fy))
+    guesses = read_cube_faces(image, field, spots, MODEL_TURNS)
+    named = [
+        (guess.probability, guess.value, spot)
+        for guess, spot in zip(guesses, spots, strict=True)
+        if guess.value is not None
+    ]
+    if named:
+        probability, number, (mx, my) = max(named, key=lambda item: item[0])
+        if probability >= MODEL_SURE:
+            return number, probability, mx, my
+    return value, match, fx, fy
 
 
 #: a cube read beyond the field rests on the board: this share of the ring round it (from
