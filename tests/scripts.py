@@ -1,9 +1,12 @@
 """Load one of the repository's scripts (``benchmarks/``, ``scripts/``) as a module, so a test can
-call its functions without running it: the scripts are files, not an importable package."""
+call its functions without running it: the scripts are files, not an importable package; or run
+one as a command."""
 
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -18,3 +21,17 @@ def load_script(relative: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def run_script(
+    relative: str, *arguments: str, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """Run the script at ``relative`` (to the repository's root) with this interpreter and
+    ``arguments``, its output captured; the caller checks its return code."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / relative), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

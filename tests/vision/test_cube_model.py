@@ -5,15 +5,13 @@ slow smoke test of the script."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from tests.scripts import load_script
+from tests.scripts import load_script, run_script
 from vision.cube_model import (
     CROP,
     CUBE_LABELS,
@@ -108,19 +106,7 @@ def test_a_file_that_is_no_cube_model_is_refused(tmp_path: Path) -> None:
 def test_the_training_script_runs_and_writes_a_loadable_model(tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="training needs the train extra (PyTorch)")
     out = tmp_path / "cube.onnx"
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "scripts" / "train_cube_model.py"),
-            "--quick",
-            "--out",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = run_script("scripts/train_cube_model.py", "--quick", "--out", str(out))
     assert done.returncode == 0, done.stderr[-2000:]
     model = load_model(str(out), labels=CUBE_LABELS, what="cube-face")
     assert model.probabilities(np.zeros((2, CROP, CROP), np.uint8)).shape == (2, CUBE_LABELS)

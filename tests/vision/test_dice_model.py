@@ -4,14 +4,12 @@ things that are not dice, bad input. No training here but the slow smoke test of
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.scripts import load_script
+from tests.scripts import load_script, run_script
 from vision.dice_model import (
     BATCH,
     COCKED,
@@ -178,19 +176,7 @@ def test_a_file_that_is_no_model_is_refused(tmp_path: Path) -> None:
 def test_the_training_script_runs_and_writes_a_loadable_model(tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="training needs the train extra (PyTorch)")
     out = tmp_path / "model.onnx"
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "scripts" / "train_dice_model.py"),
-            "--quick",
-            "--out",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = run_script("scripts/train_dice_model.py", "--quick", "--out", str(out))
     assert done.returncode == 0, done.stderr[-2000:]
     model = load_model(str(out))
     assert model.probabilities(np.zeros((2, CROP, CROP), np.uint8)).shape == (2, LABELS)
