@@ -58,6 +58,7 @@ from vision.errors import VisionError  # noqa: E402
 from vision.field_board import calibrate_field, standing_for  # noqa: E402
 from vision.images import load_image  # noqa: E402
 from vision.synth import dice_devset  # noqa: E402
+from vision.synth.photoreal import box_middle  # noqa: E402
 
 Crops = list[npt.NDArray[np.uint8]]
 #: every photoreal set in the repository; only its renders labelled ``split: tune`` are used
@@ -260,17 +261,6 @@ def drawn_examples(seed: int, count: int) -> tuple[Crops, list[int]]:
 # --- the photoreal renders' tuning split -------------------------------------------------------
 
 
-def _relit(crop: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.uint8]:
-    return dice_training._relit(crop, rng)
-
-
-def _middle(box: list[float], to_field: npt.NDArray[np.float64]) -> tuple[float, float]:
-    """The middle of a labelled box (camera pixels) in field pixels."""
-    x, y, w, h = box
-    point = cv2.perspectiveTransform(np.array([[[x + w / 2, y + h / 2]]]), to_field)
-    return float(point[0, 0, 0]), float(point[0, 0, 1])
-
-
 def photoreal_examples(seed: int, folder: Path, copies: int) -> tuple[Crops, list[int]]:
     """Cut from the renders of ``folder`` labelled ``split: tune`` that show a cube."""
     crops: Crops = []
@@ -297,20 +287,20 @@ def photoreal_examples(seed: int, folder: Path, copies: int) -> tuple[Crops, lis
         taken: list[tuple[float, float]] = []
         cube = label.get("cube")
         if cube:
-            cx, cy = _middle(cube["box"], to_field)
+            cx, cy = box_middle(cube["box"], to_field)
             taken.append((cx, cy))
             value = NO_NUMBER if cube.get("logo") else VALUES.index(int(cube["value"])) + 1
             for _ in range(copies if value != NO_NUMBER else copies // 4):
                 dx, dy = rng.uniform(-0.3, 0.3, 2) * radius
                 crop = cube_crop(image, field, cx + dx, cy + dy, rng.uniform(0, 360))
-                crops.append(_relit(crop, rng))
+                crops.append(dice_training._relit(crop, rng))
                 labels.append(value)
         for die in label.get("dice", []):  # dice are no cube
-            mx, my = _middle(die["box"], to_field)
+            mx, my = box_middle(die["box"], to_field)
             for _ in range(4):
                 shift = rng.uniform(-0.3, 0.3, 2) * radius
                 crop = cube_crop(image, field, mx + shift[0], my + shift[1], rng.uniform(0, 360))
-                crops.append(_relit(crop, rng))
+                crops.append(dice_training._relit(crop, rng))
                 labels.append(NO_NUMBER)
         made = 0
         for _attempt in range(400):  # bare places and checkers, on the field and round it
@@ -321,7 +311,9 @@ def photoreal_examples(seed: int, folder: Path, copies: int) -> tuple[Crops, lis
             if any(math.hypot(x - tx, y - ty) < 1.3 * radius for tx, ty in taken):
                 continue
             made += 1
-            crops.append(_relit(cube_crop(image, field, x, y, rng.uniform(0, 360)), rng))
+            crops.append(
+                dice_training._relit(cube_crop(image, field, x, y, rng.uniform(0, 360)), rng)
+            )
             labels.append(NO_NUMBER)
     return crops, labels
 

@@ -31,10 +31,10 @@ frame, a tray). So the reader
 Each place is also read by a small learned model (:mod:`vision.cube_model`), at the place and
 at the face the matcher found there: where it names a number :data:`MODEL_SURE` or more sure, its
 reading stands for that place (a glare joined to the digits, or the cube's edge touching them,
-leaves the shape matcher no digit-shaped ink). The shape matcher's digits are drawn at run time; its thresholds,
-and the model's, were set on the photoreal renders' tuning split (the renderer's own font never
-enters the matcher). Called by :func:`vision.field_board.read_field`; figures per style in
-``benchmarks/bench_field.py``.
+leaves the shape matcher no digit-shaped ink). The shape matcher's digits are drawn at run time;
+its thresholds, and the model's, were set on the photoreal renders' tuning split (the renderer's
+own font never enters the matcher). Called by :func:`vision.field_board.read_field`; figures per
+style in ``benchmarks/bench_field.py``.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ import numpy.typing as npt
 
 from sheshbesh.observation import CubeReading
 from vision.cube_model import read_cube_faces
-from vision.field import FRAME_FAR, FRAME_NEAR, Field, resize_matrix
+from vision.field import FRAME_FAR, FRAME_NEAR, Field
 from vision.images import Image, lab_distance
 
 FloatArray = npt.NDArray[np.float64]
@@ -225,7 +225,8 @@ def locate_field_cube(
 #: the cube-face model (:mod:`vision.cube_model`) reads each place and the face the shape
 #: matcher found there, each close-up in this many quarter turns; where it names a number this
 #: sure, its reading stands. Chosen on the photoreal renders' tuning split: 0.95 of 0.8, 0.9 and
-#: 0.95; two turns at two spots as right as four turns at six, at half the time
+#: 0.95; two turns at two spots (139 frames of 168 right) rather than four turns at six (141), at
+#: about half the time
 MODEL_TURNS = 2
 MODEL_SURE = 0.95
 #: whether the model reads the places at all (the shape matcher alone where not: ``bench_field.py
@@ -330,12 +331,8 @@ def cube_place(field: Field, x: float, y: float) -> str:
 
 def _matrix(image: Image, field: Field, scale: float, origin: tuple[float, float]) -> FloatArray:
     """Camera pixels of ``image`` -> a view where field pixel (x, y) lies at ((x, y) - origin) * scale."""
-    shift = np.array([[scale, 0, -origin[0] * scale], [0, scale, -origin[1] * scale], [0, 0, 1.0]])
-    matrix = shift @ field.homography()
-    frame_size = (image.shape[1], image.shape[0])
-    if frame_size != tuple(field.image_size):
-        matrix = matrix @ resize_matrix(frame_size, field.image_size)
-    return np.asarray(matrix, np.float64)
+    shift = (-origin[0] * scale, -origin[1] * scale)
+    return field.view_matrix((image.shape[1], image.shape[0]), scale, shift)
 
 
 def _strip_distance(lab: Floats, valid: npt.NDArray[np.bool_], axis: int) -> Floats:

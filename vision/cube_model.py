@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice_model import CROP, FaceModel, load_model
-from vision.field import Field, resize_matrix
+from vision.field import Field
 from vision.images import Image
 
 #: the model's answers: 0 no number; 1..6 the cube's values, in order
@@ -47,7 +47,7 @@ CUT = 2
 @dataclass(frozen=True, slots=True)
 class CubeGuess:
     """The model's answer for one close-up: the value it names (None: no number) and how sure it
-    is (the probability of that answer, each close-up read in its four quarter turns)."""
+    is (the probability of that answer, averaged over the quarter turns it was read in)."""
 
     value: int | None
     probability: float
@@ -61,13 +61,8 @@ def cube_crop(
     in a tray), turned by ``turn`` degrees (the training script cuts its examples so)."""
     size = CROP * CUT
     scale = size / (SPAN * field.radius)
-    shift = np.array(
-        [[scale, 0.0, size / 2 - x * scale], [0.0, scale, size / 2 - y * scale], [0.0, 0.0, 1.0]]
-    )
-    matrix = shift @ field.homography()
-    frame_size = (image.shape[1], image.shape[0])
-    if frame_size != tuple(field.image_size):
-        matrix = matrix @ resize_matrix(frame_size, field.image_size)
+    shift = (size / 2 - x * scale, size / 2 - y * scale)
+    matrix = field.view_matrix((image.shape[1], image.shape[0]), scale, shift)
     if turn:
         rotation = np.vstack([cv2.getRotationMatrix2D((size / 2, size / 2), turn, 1.0), [0, 0, 1]])
         matrix = rotation @ matrix

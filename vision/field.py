@@ -188,6 +188,18 @@ class Field:
         )
         return np.asarray(cv2.getPerspectiveTransform(src, dst), np.float64)
 
+    def view_matrix(
+        self, size: tuple[int, int], scale: float = 1.0, shift: tuple[float, float] = (0.0, 0.0)
+    ) -> FloatArray:
+        """Camera pixels of a frame of ``size`` (width, height; the calibration frame's or the
+        same view rescaled) -> a view where field pixel (x, y) lies at (x, y) * ``scale`` +
+        ``shift``: a close-up of any place on or beside the field, for ``cv2.warpPerspective``."""
+        to_view = np.array([[scale, 0, shift[0]], [0, scale, shift[1]], [0, 0, 1.0]])
+        matrix = to_view @ self.homography()
+        if size != tuple(self.image_size):
+            matrix = matrix @ resize_matrix(size, self.image_size)
+        return np.asarray(matrix, np.float64)
+
     def to_camera(self, points: FloatArray) -> FloatArray:
         """Field pixels (N x 2) -> camera pixels (N x 2)."""
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)

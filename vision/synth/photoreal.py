@@ -10,13 +10,14 @@ exactly as :func:`vision.field_board.field_dice` crops it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.dice_model import COCKED
 from vision.field_board import DIE_SIDE, calibrate_field, standing_for
@@ -67,10 +68,14 @@ def labelled_field(
     to_field = field.homography()
     dice = []
     for die in label.get("dice", []):
-        x, y, w, h = die["box"]
-        middle = cv2.perspectiveTransform(
-            np.array([[[x + w / 2, y + h / 2]]], np.float64), to_field
-        )[0, 0]
         value = COCKED if die.get("cocked") else int(die["pips"])
-        dice.append(((float(middle[0]), float(middle[1])), value))
+        dice.append((box_middle(die["box"], to_field), value))
     return LabelledField(field.rectify(image), DIE_SIDE * field.radius, dice)
+
+
+def box_middle(box: Sequence[float], to_field: npt.NDArray[np.float64]) -> tuple[float, float]:
+    """The middle of a labelled box (x, y, width, height in camera pixels) in field pixels
+    (``to_field``: the field's homography)."""
+    x, y, w, h = box
+    middle = cv2.perspectiveTransform(np.array([[[x + w / 2, y + h / 2]]], np.float64), to_field)
+    return float(middle[0, 0, 0]), float(middle[0, 0, 1])
