@@ -35,7 +35,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +59,7 @@ from vision.dice_model import (  # noqa: E402
 )
 from vision.errors import VisionError  # noqa: E402
 from vision.synth import dice_devset  # noqa: E402
-from vision.synth.photoreal import labelled_field  # noqa: E402
+from vision.synth.photoreal import LabelledField, labelled_field  # noqa: E402
 
 Crops = list[npt.NDArray[np.uint8]]
 #: every photoreal set in the repository; only its renders labelled ``split: tune`` are used
@@ -412,15 +412,19 @@ def devset_examples(seed: int, real: Path) -> tuple[Crops, list[int]]:
     return crops, labels
 
 
-def photoreal_examples(seed: int, folder: Path, copies: int) -> tuple[Crops, list[int]]:
-    """Cut from the rectified fields of the photoreal renders labelled ``split: tune`` only."""
-    crops, labels = [], []
+def tuning_fields(
+    folder: Path, also: Callable[[dict[str, Any]], bool] | None = None
+) -> Iterator[tuple[int, dict[str, Any], LabelledField]]:
+    """The photoreal renders of ``folder`` labelled ``split: tune`` (and passing ``also``), each
+    calibrated on itself: (its number among the folder's label files, its label, its field). A
+    render whose calibration is refused is left out, saying so."""
     for number, label_file in enumerate(sorted(folder.glob("*.json"))):
         label = json.loads(label_file.read_text())
         if (
             not isinstance(label, dict)
             or label.get("split") != "tune"
             or "field_corners" not in label
+            or (also is not None and not also(label))
         ):
             continue
         try:
@@ -428,6 +432,13 @@ def photoreal_examples(seed: int, folder: Path, copies: int) -> tuple[Crops, lis
         except VisionError as error:
             print(f"  {label_file.name} left out: {error}", flush=True)
             continue
+        yield number, label, labelled
+
+
+def photoreal_examples(seed: int, folder: Path, copies: int) -> tuple[Crops, list[int]]:
+    """Cut from the rectified fields of the photoreal renders labelled ``split: tune`` only."""
+    crops, labels = [], []
+    for number, _label, labelled in tuning_fields(folder):
         dice = [(middle, labelled.side, value) for middle, value in labelled.dice]
         rng = np.random.default_rng((seed, 17, number))
         for crop, value in _examples_of(labelled.top, dice, rng, copies=copies, bare=250):
@@ -439,11 +450,14 @@ def photoreal_examples(seed: int, folder: Path, copies: int) -> tuple[Crops, lis
 # --- the network ------------------------------------------------------------------------------
 
 
-def _network(torch: Any, width: int, answers: int = LABELS) -> Any:
+def _network(
+    torch: Any, width: int, answers: int = LABELS, shape: tuple[int, int] = (CROP, CROP)
+) -> Any:
     """The classifier of :mod:`vision.dice_model`: three 3x3 convolutions (``width``, twice and
     four times as many channels), each with 2x2 max pooling; the first without bias and followed
     by an absolute value (a crop and its negative score alike), the others by ReLU; then a hidden
-    layer of 64 and ``answers`` scores (eight for a die's face)."""
+    layer of 64 and ``answers`` scores (eight for a die's face), for crops of ``shape`` (rows,
+    columns)."""
     nn = torch.nn
 
     class Network(nn.Module):  # type: ignore[misc]
@@ -452,7 +466,7 @@ def _network(torch: Any, width: int, answers: int = LABELS) -> Any:
             self.first = nn.Conv2d(1, width, 3, padding=1, bias=False)
             self.second = nn.Conv2d(width, 2 * width, 3, padding=1)
             self.third = nn.Conv2d(2 * width, 4 * width, 3, padding=1)
-            self.hidden = nn.Linear(4 * width * (CROP // 8) ** 2, 64)
+            self.hidden = nn.Linear(4 * width * (shape[0] // 8) * (shape[1] // 8), 64)
             self.scores = nn.Linear(64, answers)
             self.dropout = nn.Dropout(0.3)
 
@@ -466,11 +480,15 @@ def _network(torch: Any, width: int, answers: int = LABELS) -> Any:
     return Network()
 
 
-def _augmented(torch: Any, batch: Any, rng: np.random.Generator, mirror: bool = True) -> Any:
-    """The same faces another way: turned a quarter at a time, mirrored (unless ``mirror`` is
-    false: a digit's mirror image is no digit), moved up to two pixels, another contrast and a
-    little noise (a die's count is the same whichever way it lies)."""
-    batch = torch.rot90(batch, int(rng.integers(4)), (2, 3))
+def _augmented(
+    torch: Any, batch: Any, rng: np.random.Generator, mirror: bool = True, turns: bool = True
+) -> Any:
+    """The same faces another way: turned a quarter at a time (unless ``turns`` is false: a
+    point's row has a base), mirrored left to right (unless ``mirror`` is false: a digit's mirror
+    image is no digit), moved up to two pixels, another contrast and a little noise (a die's
+    count is the same whichever way it lies)."""
+    if turns:
+        batch = torch.rot90(batch, int(rng.integers(4)), (2, 3))
     if rng.random() < 0.5 and mirror:
         batch = batch.flip(3)
     dx, dy = (int(v) for v in rng.integers(-2, 3, 2))
@@ -490,16 +508,19 @@ def train(
     width: int,
     answers: int = LABELS,
     mirror: bool = True,
+    shape: tuple[int, int] = (CROP, CROP),
+    turns: bool = True,
 ) -> Any:
     """The network trained by AdamW with a one-cycle rate on mini-batches of 256, each label
-    weighted by the inverse of its share (rare labels count as much); ``answers`` labels, the
-    crops mirrored among the augmentations where ``mirror`` (:func:`_augmented`)."""
+    weighted by the inverse of its share (rare labels count as much); ``answers`` labels, crops of
+    ``shape``, mirrored and turned among the augmentations where ``mirror`` and ``turns`` say
+    (:func:`_augmented`)."""
     import torch
 
     torch.manual_seed(seed)
     rng = np.random.default_rng((seed, 19))
-    network = _network(torch, width, answers)
-    inputs = torch.as_tensor(standardised(crops))
+    network = _network(torch, width, answers, shape)
+    inputs = torch.as_tensor(standardised(crops, shape))
     targets = torch.as_tensor(labels)
     share = np.bincount(labels, minlength=answers) / len(labels)
     weight = torch.as_tensor(1.0 / np.maximum(share, 1e-3) / answers, dtype=torch.float32)
@@ -516,7 +537,7 @@ def train(
         for step in range(steps_per_epoch):
             index = torch.as_tensor(order[step * batch : (step + 1) * batch])
             loss = torch.nn.functional.cross_entropy(
-                network(_augmented(torch, inputs[index], rng, mirror)),
+                network(_augmented(torch, inputs[index], rng, mirror, turns)),
                 targets[index],
                 weight=weight,
             )
@@ -530,14 +551,15 @@ def train(
     return network
 
 
-def export(network: Any, out: Path) -> None:
-    """Write the network as ONNX (any number of crops at once), for OpenCV's dnn module."""
+def export(network: Any, out: Path, shape: tuple[int, int] = (CROP, CROP)) -> None:
+    """Write the network as ONNX (any number of crops of ``shape`` at once), for OpenCV's dnn
+    module."""
     import torch
 
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
         network,
-        torch.zeros(1, 1, CROP, CROP),
+        torch.zeros(1, 1, *shape),
         str(out),
         dynamo=False,
         input_names=["crops"],

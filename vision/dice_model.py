@@ -129,13 +129,14 @@ def cut_square(
     return np.asarray(grey, np.uint8)
 
 
-def standardised(crops: npt.NDArray[np.uint8]) -> FloatArray:
-    """N grey CROP x CROP crops (uint8) -> the network's input, N x 1 x CROP x CROP float32: each
-    crop less its mean, over its standard deviation plus :data:`SPREAD_FLOOR`, so a faint die and
-    a sharp one, in dim light or bright, look alike. A crop's negative gives the negated input."""
+def standardised(crops: npt.NDArray[np.uint8], shape: tuple[int, int] = (CROP, CROP)) -> FloatArray:
+    """N grey crops of ``shape`` (rows, columns; CROP x CROP unless said) as uint8 -> the
+    network's input, N x 1 x rows x columns float32: each crop less its mean, over its standard
+    deviation plus :data:`SPREAD_FLOOR`, so a faint die and a sharp one, in dim light or bright,
+    look alike. A crop's negative gives the negated input."""
     stack = np.asarray(crops, np.float32)
-    if stack.ndim != 3 or stack.shape[1:] != (CROP, CROP):
-        raise ImageError(f"face crops must be N x {CROP} x {CROP}, not {stack.shape}")
+    if stack.ndim != 3 or stack.shape[1:] != shape:
+        raise ImageError(f"crops must be N x {shape[0]} x {shape[1]}, not {stack.shape}")
     mean = stack.mean(axis=(1, 2), keepdims=True)
     spread = stack.std(axis=(1, 2), keepdims=True) + np.float32(SPREAD_FLOOR)
     return np.ascontiguousarray(((stack - mean) / spread)[:, None], np.float32)
@@ -147,11 +148,12 @@ class FaceModel:
 
     net: cv2.dnn.Net
     labels: int = LABELS  # how many answers it scores
+    shape: tuple[int, int] = (CROP, CROP)  # the crops it takes: rows, columns
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def scores(self, crops: npt.NDArray[np.uint8]) -> FloatArray:
         """N grey crops -> N x LABELS raw scores (before softmax)."""
-        blob = standardised(crops)
+        blob = standardised(crops, self.shape)
         parts = []
         with self._lock:  # an OpenCV net holds one input at a time
             for start in range(0, len(blob), BATCH):
@@ -173,29 +175,31 @@ def load_model(
     file: str = MODEL_FILE,
     labels: int = LABELS,
     what: str = "die-face",
+    shape: tuple[int, int] = (CROP, CROP),
 ) -> FaceModel:
     """The model from ``path`` (an ONNX file), or the one shipped in the package as ``file``
-    (``vision/models``), scoring ``labels`` answers for a CROP x CROP crop (``what`` names it in
-    errors: the die-face model by default, :mod:`vision.cube_model` for the cube's face).
+    (``vision/models``), scoring ``labels`` answers for a crop of ``shape`` (rows, columns;
+    CROP x CROP unless said; ``what`` names it in errors: the die-face model by default,
+    :mod:`vision.cube_model` for the cube's face, :mod:`vision.stack_model` for a point's row).
 
     Raises :class:`ValueError` when the file is not such a model.
     """
     if path is None:
         with resources.as_file(resources.files("vision") / "models" / file) as shipped:
-            return load_model(str(shipped), file=file, labels=labels, what=what)
+            return load_model(str(shipped), file=file, labels=labels, what=what, shape=shape)
     try:
         net = cv2.dnn.readNetFromONNX(path)
     except cv2.error as error:
         raise ValueError(f"{path} is not a {what} model (OpenCV could not load it)") from error
-    model = FaceModel(net, labels)
+    model = FaceModel(net, labels, shape)
     try:
-        shape = model.scores(np.zeros((1, CROP, CROP), np.uint8)).shape
+        answers = model.scores(np.zeros((1, *shape), np.uint8)).shape
     except cv2.error as error:
         raise ValueError(
-            f"{path} is not a {what} model (it takes no {CROP}x{CROP} crop)"
+            f"{path} is not a {what} model (it takes no {shape[0]}x{shape[1]} crop)"
         ) from error
-    if shape != (1, labels):
-        raise ValueError(f"{path} is not a {what} model ({shape[1]} scores, not {labels})")
+    if answers != (1, labels):
+        raise ValueError(f"{path} is not a {what} model ({answers[1]} scores, not {labels})")
     return model
 
 

@@ -158,7 +158,7 @@ def test_a_bad_crop_is_a_clear_error() -> None:
         classify_face(image, (60.0, 60.0), 2.0)
     with pytest.raises(ImageError, match="numpy array"):
         classify_face("a die", (60.0, 60.0), SIDE)  # type: ignore[arg-type]
-    with pytest.raises(ImageError, match="face crops"):
+    with pytest.raises(ImageError, match="crops must be N x 32 x 32"):
         standardised(np.zeros((2, 16, 16), np.uint8))
 
 

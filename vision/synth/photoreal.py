@@ -1,4 +1,5 @@
-"""The photoreal development set's dice as the board reader sees them, for training and measuring.
+"""The photoreal development set's fields and dice as the board reader sees them, for training and
+measuring.
 
 A labelled render (``NAME.jpg`` + ``NAME.json`` with ``field_corners`` and ``dice``, as
 ``python -m synth`` writes them) is calibrated on itself with its labelled corners (with its
@@ -20,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice_model import COCKED
+from vision.field import Field
 from vision.field_board import DIE_SIDE, calibrate_field, standing_for
 from vision.images import Image, load_image
 
@@ -28,11 +30,13 @@ from vision.images import Image, load_image
 class LabelledField:
     """A render's rectified field (BGR), a die's side there as the board reader assumes it
     (field pixels), and each labelled die: its middle on the field and its label (1..6 pips, or
-    :data:`vision.dice_model.COCKED` for a die leaning on something)."""
+    :data:`vision.dice_model.COCKED` for a die leaning on something); and the field as
+    calibration measured it."""
 
     top: Image
     side: float
     dice: list[tuple[tuple[float, float], int]]
+    field: Field
 
 
 def camera_faults(image: Image, quality: int, noise: float, rng: np.random.Generator) -> Image:
@@ -70,7 +74,7 @@ def labelled_field(
     for die in label.get("dice", []):
         value = COCKED if die.get("cocked") else int(die["pips"])
         dice.append((box_middle(die["box"], to_field), value))
-    return LabelledField(field.rectify(image), DIE_SIDE * field.radius, dice)
+    return LabelledField(field.rectify(image), DIE_SIDE * field.radius, dice, field)
 
 
 def box_middle(box: Sequence[float], to_field: npt.NDArray[np.float64]) -> tuple[float, float]:
