@@ -22,6 +22,7 @@ refused, gives the referee none of its locations, so they all count as wrong the
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout6 --light 1.4 --blur 1.5
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal --overlay
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout2 --cube-shapes-only
+    .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout2 --rings-only
 
 A folder written by ``sheshbesh run --capture DIR`` (numbered frames labelled with the positions
 the referee committed, and the calibration beside them) is read with its own calibration and
@@ -60,6 +61,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import vision.cube as cube_reader
+import vision.field_reader as field_reader
 from sheshbesh.locations import POINT_LOCATIONS
 from sheshbesh.observation import Observation
 from vision.capture import load_dataset
@@ -155,9 +157,17 @@ def main(argv: list[str] | None = None) -> int:
         help="read the cube's face with the shape matcher alone, without the cube-face model "
         "(vision.cube_model): the reader as it was before the model",
     )
+    parser.add_argument(
+        "--rings-only",
+        action="store_true",
+        help="count each point's checkers from their rims alone, without the stack counter "
+        "(vision.stack_model): the reader as it was before that model",
+    )
     args = parser.parse_args(argv)
     if args.cube_shapes_only:
         cube_reader.USE_MODEL = False
+    if args.rings_only:
+        field_reader.USE_STACK_MODEL = False
     for folder in args.folders:
         if not folder.is_dir():
             parser.error(f"{str(folder)!r} is not a folder of labelled frames")

@@ -55,6 +55,7 @@ from vision.field_reader import (
     classify,
     find_checkers,
     learn_colours,
+    recount_stacks,
     ring_confidence,
 )
 from vision.images import Image, check_image, lab_distance
@@ -860,6 +861,8 @@ def read_field(
         standing,
         _stacker(lab, calibration) if standing else None,
     )
+    if not standing:
+        recount_stacks(top, field, evidence, settings)
     strips = None if calibration.empty is None else _column_strips(top, field)
     if strips is not None and calibration.empty is not None:
         _check_board_seen(strips, field, calibration.empty, _all_checkers(evidence))
@@ -1499,7 +1502,7 @@ def _observation(
         seen["white"] += white
         seen["black"] += black
         ring = min([c.score for c in row] or [1.0])
-        presence = min(
+        presence = evidence.counted.get(location) or min(
             ring_confidence(ring, settings.present),
             1 - ring_confidence(evidence.rejected.get(location, 0.0), settings.present),
         )

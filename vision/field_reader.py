@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -24,6 +24,7 @@ from sheshbesh.locations import POINT_LOCATIONS
 from vision.errors import CalibrationError
 from vision.field import Field
 from vision.images import Image
+from vision.stack_model import count_points
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -127,6 +128,8 @@ class FieldEvidence:
     #: middle, see :func:`_row`): no checker, yet something that rings, not a hand
     bases: list[Checker] = field(default_factory=list)
     pitch: float = 0.0  # distance between neighbours of a row, field pixels
+    #: the points the stack counter recounted (:func:`recount_stacks`), each with how sure it is
+    counted: dict[str, float] = field(default_factory=dict)
 
 
 class Gradients:
@@ -559,6 +562,66 @@ def _pyramid_checkers(
         x, y, ring = places[along // 2] if along % 2 == 0 else gaps[along // 2]
         checkers.append(Checker(x, y, radius, ring, gradients.disc_colour(x, y, radius), layer + 1))
     return checkers
+
+
+#: the stack counter (:mod:`vision.stack_model`) is asked about every point where the rings
+#: found at least this many checkers (a tall stack's row may ring as two or three); its count
+#: stands where it names a full row or more (:attr:`RingSettings.full_row`) and is at least
+#: ``STACK_SURE`` sure (1, 3 and 4 checkers, 0.6 and 0.8 tried on the tuning split).
+#: ``USE_STACK_MODEL`` switches it off (``benchmarks/bench_field.py --rings-only``)
+STACK_ROW = 1
+STACK_SURE = 0.8
+USE_STACK_MODEL = True
+
+
+def recount_stacks(
+    top: Image, geometry: Field, evidence: FieldEvidence, settings: RingSettings
+) -> list[str]:
+    """Let the stack counter recount the points where checkers were found (``evidence`` from
+    :func:`find_checkers` on the rectified field ``top``): where it is sure of another count of a
+    full row or more, the point's checkers become that many, piled as a pyramid on the row
+    (:func:`pyramid_slots`) from the row's first checker at the row's pitch; the checkers the
+    rings found keep their places and scores, the others take the row's colour and its faintest
+    score. The count's confidence is the counter's probability (``evidence.counted``, where the
+    rings' scores would say it otherwise). Returns the points recounted."""
+    if not USE_STACK_MODEL:
+        return []
+    asked = [
+        location
+        for location in POINT_LOCATIONS
+        if len(evidence.checkers.get(location, [])) >= STACK_ROW
+    ]
+    for location, guess in zip(asked, count_points(top, geometry, asked), strict=True):
+        row = evidence.checkers[location]
+        if (
+            guess.probability < STACK_SURE
+            or guess.count < settings.full_row
+            or guess.count == len(row)
+        ):
+            continue
+        evidence.checkers[location] = _piled(
+            row, guess.count, evidence.pitch or 2 * geometry.radius, geometry.column(location)[3]
+        )
+        evidence.counted[location] = guess.probability
+    return list(evidence.counted)
+
+
+def _piled(row: Sequence[Checker], many: int, pitch: float, direction: int) -> list[Checker]:
+    """``many`` checkers piled on ``row`` (see :func:`recount_stacks`)."""
+    first = row[0]
+    x = float(np.mean([c.x for c in row]))
+    lab = tuple(float(v) for v in np.median([c.lab for c in row], axis=0))
+    faintest = min(c.score for c in row)
+    length = min(max(len(row), 5), many)
+    piled = []
+    for layer, along in pyramid_slots(length, many):
+        if layer == 0 and along // 2 < len(row):
+            found = row[along // 2]
+            piled.append(replace(found, layer=1))
+            continue
+        y = first.y + direction * along * pitch / 2
+        piled.append(Checker(x, y, first.radius, faintest, (lab[0], lab[1], lab[2]), layer + 1))
+    return piled
 
 
 def stack_count(row: Sequence[Checker]) -> int:
