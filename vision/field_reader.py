@@ -582,8 +582,8 @@ def recount_stacks(
     full row or more, the point's checkers become that many, piled as a pyramid on the row
     (:func:`pyramid_slots`) from the row's first checker at the row's pitch; the checkers the
     rings found keep their places and scores, the others take the row's colour and its faintest
-    score. The count's confidence is the counter's probability (``evidence.counted``, where the
-    rings' scores would say it otherwise). Returns the points recounted."""
+    score. In the point's confidence the counter's probability (``evidence.counted``) stands for
+    what the rings' scores would say. Returns the points recounted."""
     if not USE_STACK_MODEL:
         return []
     asked = [
