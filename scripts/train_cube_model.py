@@ -329,12 +329,7 @@ def main() -> int:
     parser.add_argument("--copies", type=int, default=120, help="cuts of each tuning render cube")
     parser.add_argument("--width", type=int, default=24, help="the first layer's channels")
     parser.add_argument("--epochs", type=int, default=14)
-    parser.add_argument(
-        "--quick", action="store_true", help="a tiny run (a smoke test, not a model)"
-    )
-    args = parser.parse_args()
-    cv2.setNumThreads(1)
-    began = time.monotonic()
+    args, began = dice_training.parse_run(parser)
     if args.quick:
         args.drawn, args.epochs, args.copies = 300, 1, 2
     crops, labels = drawn_examples(args.seed, args.drawn)

@@ -569,6 +569,17 @@ def export(network: Any, out: Path, shape: tuple[int, int] = (CROP, CROP)) -> No
     )
 
 
+def parse_run(parser: argparse.ArgumentParser) -> tuple[argparse.Namespace, float]:
+    """A training script's command line: ``parser`` with ``--quick`` added, parsed; OpenCV set to
+    one thread and the clock started. Returns the options and the start."""
+    parser.add_argument(
+        "--quick", action="store_true", help="a tiny run (a smoke test, not a model)"
+    )
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    return args, time.monotonic()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
@@ -590,12 +601,7 @@ def main() -> int:
         type=Path,
         help="keep the generated crops in this .npz; reuse them when it exists",
     )
-    parser.add_argument(
-        "--quick", action="store_true", help="a tiny run (a smoke test, not a model)"
-    )
-    args = parser.parse_args()
-    cv2.setNumThreads(1)
-    began = time.monotonic()
+    args, began = parse_run(parser)
     if args.quick:
         args.drawn, args.epochs, args.photoreal_copies = 400, 2, 2
     if args.crops is not None and args.crops.is_file():  # made before with these settings

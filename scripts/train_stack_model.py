@@ -43,6 +43,7 @@ from vision.stack_model import (  # noqa: E402
     SHAPE,
     STACK_LABELS,
     STACK_MODEL_FILE,
+    count_strips,
     point_strip,
 )
 
@@ -99,9 +100,9 @@ def _report(model_file: Path, apart: Strips, counts: list[int]) -> None:
         print("kept apart: none", flush=True)
         return
     model = load_model(str(model_file), labels=STACK_LABELS, what="stack-count", shape=SHAPE)
-    stack = np.stack(apart)
-    odds = (model.probabilities(stack) + model.probabilities(stack[:, :, ::-1].copy())) / 2
-    guess, sure = odds.argmax(axis=1), odds.max(axis=1)
+    guesses = count_strips(np.stack(apart), model=model)
+    guess = np.array([g.count for g in guesses])
+    sure = np.array([g.probability for g in guesses])
     truth = np.asarray(counts)
     for name, chosen in (("all", truth >= 0), ("5 or more", truth >= 5), ("6 or more", truth >= 6)):
         right = int((guess[chosen] == truth[chosen]).sum())
@@ -121,12 +122,7 @@ def main() -> int:
     parser.add_argument("--width", type=int, default=16, help="the first layer's channels")
     parser.add_argument("--epochs", type=int, default=16)
     parser.add_argument("--copies", type=int, default=1, help="multiplies each point's cuts")
-    parser.add_argument(
-        "--quick", action="store_true", help="a tiny run (a smoke test, not a model)"
-    )
-    args = parser.parse_args()
-    dice_training.cv2.setNumThreads(1)
-    began = time.monotonic()
+    args, began = dice_training.parse_run(parser)
     if args.quick:
         args.epochs = 1
     sets = dice_training.PHOTOREAL_SETS[:1] if args.quick else dice_training.PHOTOREAL_SETS

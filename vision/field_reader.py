@@ -576,16 +576,16 @@ USE_STACK_MODEL = True
 
 def recount_stacks(
     top: Image, geometry: Field, evidence: FieldEvidence, settings: RingSettings
-) -> list[str]:
+) -> None:
     """Let the stack counter recount the points where checkers were found (``evidence`` from
     :func:`find_checkers` on the rectified field ``top``): where it is sure of another count of a
     full row or more, the point's checkers become that many, piled as a pyramid on the row
     (:func:`pyramid_slots`) from the row's first checker at the row's pitch; the checkers the
     rings found keep their places and scores, the others take the row's colour and its faintest
     score. In the point's confidence the counter's probability (``evidence.counted``) stands for
-    what the rings' scores would say. Returns the points recounted."""
+    what the rings' scores would say."""
     if not USE_STACK_MODEL:
-        return []
+        return
     asked = [
         location
         for location in POINT_LOCATIONS
@@ -599,20 +599,22 @@ def recount_stacks(
             or guess.count == len(row)
         ):
             continue
-        evidence.checkers[location] = _piled(
-            row, guess.count, evidence.pitch or 2 * geometry.radius, geometry.column(location)[3]
-        )
+        pitch = evidence.pitch or 2 * geometry.radius
+        direction = geometry.column(location)[3]
+        evidence.checkers[location] = _piled(row, guess.count, pitch, direction, settings.full_row)
         evidence.counted[location] = guess.probability
-    return list(evidence.counted)
 
 
-def _piled(row: Sequence[Checker], many: int, pitch: float, direction: int) -> list[Checker]:
-    """``many`` checkers piled on ``row`` (see :func:`recount_stacks`)."""
+def _piled(
+    row: Sequence[Checker], many: int, pitch: float, direction: int, full_row: int
+) -> list[Checker]:
+    """``many`` checkers piled on ``row`` (see :func:`recount_stacks`): a pyramid on a row of
+    ``full_row`` places, or of the row's own length where the rings found a longer one."""
     first = row[0]
     x = float(np.mean([c.x for c in row]))
     lab = tuple(float(v) for v in np.median([c.lab for c in row], axis=0))
     faintest = min(c.score for c in row)
-    length = min(max(len(row), 5), many)
+    length = min(max(len(row), full_row), many)
     piled = []
     for layer, along in pyramid_slots(length, many):
         if layer == 0 and along // 2 < len(row):

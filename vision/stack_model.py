@@ -97,15 +97,20 @@ def shipped_stack_model() -> FaceModel:
     return load_model(file=STACK_MODEL_FILE, labels=STACK_LABELS, what="stack-count", shape=SHAPE)
 
 
-def count_strips(strips: npt.NDArray[np.uint8], mirror: bool = True) -> list[StackGuess]:
-    """The model's answer for each of N grey strips (:func:`point_strip`), each read as it is and,
-    where ``mirror``, mirrored across (a point's row looks the same from either side), the
+def count_strips(
+    strips: npt.NDArray[np.uint8], mirror: bool = True, model: FaceModel | None = None
+) -> list[StackGuess]:
+    """The answer of ``model`` (the shipped one unless given: the training script reads its own
+    run's) for each of N grey strips (:func:`point_strip`), each read as it is and, where
+    ``mirror``, mirrored across (a point's row looks the same from either side), the
     probabilities averaged."""
     if len(strips) == 0:
         return []
     stack = np.asarray(strips)
     views = [stack, stack[:, :, ::-1]] if mirror else [stack]
-    odds = shipped_stack_model().probabilities(np.ascontiguousarray(np.concatenate(views)))
+    if model is None:
+        model = shipped_stack_model()
+    odds = model.probabilities(np.ascontiguousarray(np.concatenate(views)))
     odds = odds.reshape(len(views), len(stack), -1).mean(axis=0)
     return [StackGuess(int(np.argmax(row)), float(row.max())) for row in odds]
 

@@ -98,7 +98,7 @@ def test_a_pile_keeps_the_row_s_checkers_and_lays_the_rest_over_its_gaps() -> No
         Checker(100.0, 580.0 - 50.0 * k, 25.0, 0.9 - 0.1 * k, (200.0, 128.0, 128.0))
         for k in range(4)
     ]
-    piled = _piled(row, 9, pitch=50.0, direction=-1)
+    piled = _piled(row, 9, pitch=50.0, direction=-1, full_row=5)
     assert len(piled) == 9
     assert [(c.x, c.y, c.score) for c in piled[:4]] == [(c.x, c.y, c.score) for c in row]
     slots = pyramid_slots(5, 9)
