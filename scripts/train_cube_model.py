@@ -250,12 +250,7 @@ def drawn_example(rng: np.random.Generator) -> tuple[npt.NDArray[np.uint8], int]
 
 
 def drawn_examples(seed: int, count: int) -> tuple[Crops, list[int]]:
-    crops, labels = [], []
-    for index in range(count):
-        crop, label = drawn_example(np.random.default_rng((seed, 23, index)))
-        crops.append(crop)
-        labels.append(label)
-    return crops, labels
+    return dice_training.draw_many(drawn_example, seed, 23, count)
 
 
 # --- the photoreal renders' tuning split -------------------------------------------------------

@@ -317,13 +317,24 @@ def drawn_example(rng: np.random.Generator) -> tuple[npt.NDArray[np.uint8], int]
     return crop, label
 
 
-def drawn_examples(seed: int, count: int) -> tuple[Crops, list[int]]:
+def draw_many(
+    draw: Callable[[np.random.Generator], tuple[npt.NDArray[np.uint8], int]],
+    seed: int,
+    stream: int,
+    count: int,
+) -> tuple[Crops, list[int]]:
+    """``count`` examples made by ``draw``, each from its own generator (``seed``, ``stream``,
+    its index): the same examples on every run, whichever are asked for."""
     crops, labels = [], []
     for index in range(count):
-        crop, label = drawn_example(np.random.default_rng((seed, 11, index)))
+        crop, label = draw(np.random.default_rng((seed, stream, index)))
         crops.append(crop)
         labels.append(label)
     return crops, labels
+
+
+def drawn_examples(seed: int, count: int) -> tuple[Crops, list[int]]:
+    return draw_many(drawn_example, seed, 11, count)
 
 
 # --- labelled images: the devset's tuning families, the photoreal tuning split -----------------
