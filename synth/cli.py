@@ -53,6 +53,7 @@ def render(args: argparse.Namespace) -> int:
             generation=generation,
             variant=variant,
             stream=stream_mode,
+            dice_pairs=args.dice_pairs,
         )
         stem = (
             f"{family}-{seed:06d}" if variant == "backgammon" else f"{variant}-{family}-{seed:06d}"
@@ -203,6 +204,13 @@ def parser() -> argparse.ArgumentParser:
         help="how often a frame is compressed like a video stream (generation 2; default mixed)",
     )
     r.add_argument("--quality", type=int, default=0, help="JPEG quality (default: the scene's own)")
+    r.add_argument(
+        "--dice-pairs",
+        type=int,
+        default=1,
+        help="pairs of dice thrown where a scene has dice (more than 1: a set to learn dice from; "
+        "the reader takes a roll for two dice)",
+    )
     r.add_argument(
         "--skip-existing", action="store_true", help="leave scenes already in the folder"
     )

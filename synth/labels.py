@@ -26,6 +26,11 @@ on a checker or on the board's wall: the frame's rim, a tray's divider or the ra
      "dice": [{..., "leans_on": ""|"checker"|"wall"}],   # "" exactly when the die is not cocked
      "style": {..., "dice": [{..., "rests_on": ""|"checker"|"wall",
                               "wall": ""|"rim-top"|"rim-bottom"|"rim-left"|"rim-right"|"bar"}]}
+
+A scene made to learn dice from (``render --dice-pairs N``, N above 1) holds N pairs where it has
+dice, and says so (a label without the key holds one pair)::
+
+     "dice_pairs": N
 """
 
 from __future__ import annotations
@@ -168,6 +173,8 @@ def label_of(scene: Scene, image_name: str) -> dict[str, Any]:
     if scene.generation >= 3:
         for die, entry in zip(scene.dice, label["dice"], strict=True):
             entry["leans_on"] = die.rests_on
+    if len(scene.dice) > 2:
+        label["dice_pairs"] = len(scene.dice) // 2
     return label
 
 
@@ -213,8 +220,9 @@ def problems(label: dict[str, Any]) -> list[str]:
         x, y, w, h = die.get("box", [math.nan] * 4)
         if not (w > 0 and h > 0 and -w < x < width and -h < y < height):
             found.append(f"die box {die.get('box')} empty or outside the image")
-    if len(label.get("dice", [])) not in (0, 2):
-        found.append("dice: neither none nor two")
+    pairs = label.get("dice_pairs", 1)
+    if len(label.get("dice", [])) not in (0, 2 * pairs):
+        found.append("dice: neither none nor two" if pairs == 1 else f"dice: not {pairs} pairs")
     cube = label.get("cube")
     if cube is not None:
         if cube.get("value") not in CUBE_VALUES:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -975,12 +976,13 @@ def _dice(
     extra: random.Random | None = None,
     thickness: float = 0.0,
     on_walls: bool = False,
+    taken: Sequence[Die] = (),
 ) -> tuple[Die, ...]:
     """Two dice in one half of the field. With ``extra`` (generation 2) a cocked die leans on a
     checker, or lies flat when no checker has room beside it; ``extra`` makes those choices so
     the main stream of choices stays that of generation 1. With ``on_walls`` (generation 3) half
     the cocked dice lean on a wall of their half instead, and a die no checker has room for tries
-    the walls before it lies flat."""
+    the walls before it lies flat. The dice ``taken`` (already on the field) are kept clear of."""
     kind = rng.choice(["standard", "standard", "precision", "dark", "coloured"])
     size = (
         board.checker_d * rng.uniform(0.40, 0.52)
@@ -1005,6 +1007,7 @@ def _dice(
         colour, pips = _jitter(rng, (0.82, 0.8, 0.74), 0.03), (0.01, 0.01, 0.01)
     rounding = size * (0.04 if kind == "precision" else rng.uniform(0.1, 0.18))
     occupied = [(c.x, c.y, board.checker_d / 2) for c in checkers]
+    occupied += [(d.matrix[0][3], d.matrix[1][3], 0.9 * d.size) for d in taken]
     side = rng.choice([-1.0, 1.0])
     dice: list[Die] = []
     for index in range(2):
@@ -1368,6 +1371,7 @@ def make_scene(
     generation: int = 1,
     variant: str = "backgammon",
     stream: str = "mixed",
+    dice_pairs: int = 1,
 ) -> Scene:
     """The scene of ``seed`` for one board ``family`` lit by ``light_kind``; deterministic.
 
@@ -1378,10 +1382,12 @@ def make_scene(
     and light. Generation 3 is generation 2 with cocked dice leaning on the wall as well (the
     choice drawn from that second stream, only in generation 3, so generation 2 is unchanged). ``variant`` ``sheshbesh`` (generation 2 only) sets up Arabic Shesh Besh instead.
     ``stream`` (never, mixed, always) says how often a generation-2 frame is compressed like a
-    video stream.
+    video stream. ``dice_pairs`` above 1 throws that many pairs in all where the scene has dice (a
+    set to learn dice from, not a position: the second and later pairs come from a stream of
+    their own, so everything else in the scene is that of one pair).
 
     Raises :class:`synth.SynthInputError` for an unknown family, light kind, variant, generation
-    or stream mode.
+    or stream mode, or fewer than one pair of dice.
     """
     if light_kind not in LIGHT_KINDS:
         raise SynthInputError(f"light kind {light_kind!r} is not one of {', '.join(LIGHT_KINDS)}")
@@ -1395,6 +1401,8 @@ def make_scene(
         raise SynthInputError(f"variant {variant!r} needs generation 2")
     if stream not in STREAM_MODES:
         raise SynthInputError(f"stream mode {stream!r} is not one of {', '.join(STREAM_MODES)}")
+    if dice_pairs < 1:
+        raise SynthInputError(f"dice pairs must be 1 or more, not {dice_pairs}")
     rng = random.Random(f"scene-{seed}-{family}-{light_kind}")
     extra = (
         random.Random(f"scene-extra-{seed}-{family}-{light_kind}-{variant}")
@@ -1416,6 +1424,18 @@ def make_scene(
         if rng.random() < 0.8
         else ()
     )
+    if dice and dice_pairs > 1:
+        more = random.Random(f"scene-dice-{seed}-{family}-{light_kind}")
+        for _ in range(dice_pairs - 1):
+            dice += _dice(
+                more,
+                board,
+                checkers,
+                more if extra is not None else None,
+                style.thickness,
+                generation >= 3,
+                dice,
+            )
     cube = _cube(rng, board, checkers)
     stream_setup = None
     if extra is not None:
