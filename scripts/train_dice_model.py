@@ -19,7 +19,9 @@ Training data, all regenerated on each run (nothing downloaded, nothing stored b
 * the photoreal renders in every ``tests/data/photoreal*`` set whose label says ``"split": "tune"``
   (never ``heldout``, never the public photos of the ``real`` family): each die cut from the rectified field as the board reader sees it, many times over
   (turned, mirrored, shifted, rescaled, relit), and bare patches of those fields (half of them
-  anywhere, half where the field has detail: a printed word, a point's tip, a checker's rim).
+  anywhere, half where the field has detail: a printed word, a point's tip, a checker's rim);
+  and the same of the tuning renders of every ``tests/data/dice-renders*`` set (scenes rendered
+  with several pairs of dice, ``python -m synth render --dice-pairs N``; fewer cuts of each die).
 
 A tenth of the examples is kept apart and the accuracy on it printed. The model is the small
 convolutional network of :mod:`vision.dice_model`, trained with PyTorch on the CPU (AdamW, one-cycle
@@ -64,6 +66,9 @@ from vision.synth.photoreal import LabelledField, labelled_field  # noqa: E402
 Crops = list[npt.NDArray[np.uint8]]
 #: every photoreal set in the repository; only its renders labelled ``split: tune`` are used
 PHOTOREAL_SETS = tuple(sorted((ROOT / "tests" / "data").glob("photoreal*")))
+#: renders made to learn dice from (``python -m synth render --dice-pairs N``: several pairs a
+#: frame, so no position to read); their tuning renders are cut as the photoreal sets' are
+DICE_SETS = tuple(sorted((ROOT / "tests" / "data").glob("dice-renders*")))
 REAL = ROOT.parent / "shared" / "data" / "real" / "dice-matteop65"
 #: drawing scale: dice are drawn this big, then shrunk to the size a board camera sees
 DRAWN_SIDE = 32.0
@@ -599,6 +604,9 @@ def main() -> int:
     parser.add_argument(
         "--photoreal-copies", type=int, default=60, help="cuts of each tuning render die"
     )
+    parser.add_argument(
+        "--dice-copies", type=int, default=20, help="cuts of each die of the dice-renders sets"
+    )
     parser.add_argument("--width", type=int, default=16, help="the first layer's channels")
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument(
@@ -614,7 +622,7 @@ def main() -> int:
     )
     args, began = parse_run(parser)
     if args.quick:
-        args.drawn, args.epochs, args.photoreal_copies = 400, 2, 2
+        args.drawn, args.epochs, args.photoreal_copies, args.dice_copies = 400, 2, 2, 2
     if args.crops is not None and args.crops.is_file():  # made before with these settings
         with np.load(args.crops) as stored:
             crops, labels, sources = stored["crops"], stored["labels"], stored["sources"]
@@ -633,9 +641,14 @@ def main() -> int:
             else:
                 print(f"devset skipped: {args.real} is not a folder", flush=True)
             crops, labels = [], []
-            for number, folder in enumerate(PHOTOREAL_SETS):
+            copies = [args.photoreal_copies] * len(PHOTOREAL_SETS) + [args.dice_copies] * len(
+                DICE_SETS
+            )
+            for number, (folder, many) in enumerate(
+                zip(PHOTOREAL_SETS + DICE_SETS, copies, strict=True)
+            ):
                 more_crops, more_labels = photoreal_examples(
-                    args.seed + 1000 * number, folder, args.photoreal_copies
+                    args.seed + 1000 * number, folder, many
                 )
                 crops += more_crops
                 labels += more_labels
