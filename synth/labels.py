@@ -56,6 +56,7 @@ from synth.scene import (
     field_corners_world,
     hand_points,
     image_points,
+    make_scene,
     split_of,
 )
 
@@ -176,6 +177,22 @@ def label_of(scene: Scene, image_name: str) -> dict[str, Any]:
     if len(scene.dice) > 2:
         label["dice_pairs"] = len(scene.dice) // 2
     return label
+
+
+def scene_of(label: dict[str, Any]) -> Scene:
+    """The scene ``label`` was made from, made again from its seed, style and options (a label
+    of any generation; keys it lacks take their generation-1 meaning)."""
+    return make_scene(
+        label["seed"],
+        label["family"],
+        label["style"]["light_kind"],
+        label["width"],
+        label["height"],
+        generation=label.get("generation", 1),
+        variant=label.get("variant", "backgammon"),
+        stream=label["style"].get("stream_mode", "mixed"),
+        dice_pairs=label.get("dice_pairs", 1),
+    )
 
 
 def problems(label: dict[str, Any]) -> list[str]:
