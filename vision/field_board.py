@@ -408,6 +408,28 @@ LIGHT_BANDS = 3
 #: a cell of the field is strange (neither the bare board nor a checker) this many times as far
 #: from the empty board as the frame's typical bare cell (within the bounds RingSettings sets)
 STRANGE_TIMES = 2.5
+#: Where the bare board has a pattern across a column (a point's edges, a printed mark), the
+#: pattern tells light from things: another light (a lamp's spot, a window's streak, a shadow)
+#: makes the pattern lighter or darker and keeps it; a hand or a sleeve hides it, whatever its
+#: colour. The pattern is looked at in this many rows of cells at once
+PATTERN_ROWS = 3
+#: the bare board has a pattern where its lightness across those cells varies this much
+#: (standard deviation; Lab lightness on OpenCV's 8-bit scale)
+PATTERN_CONTRAST = 8.0
+#: a frame whose lightness there follows the pattern this well (correlation) shows the bare
+#: board in its own light: only a cell's hue may make it strange there, if its lightness lies
+#: within PATTERN_FIT of the light's (the frame's lightness as a line of the bare board's)
+PATTERN_KEPT = 0.8
+#: (Lab lightness, OpenCV's 8-bit scale)
+PATTERN_FIT = 10.0
+#: one whose lightness follows it less than this has something over it
+PATTERN_LOST = 0.4
+#: and a cell there is strange this far from the bare board, as a share of what elsewhere
+PATTERN_LOST_LEVEL = 0.35
+#: the least share of the cells that no checker hides for the pattern to say either
+PATTERN_SEEN = 0.7
+#: a frame lit to white there (this lightness, on average) shows no pattern and says nothing
+PATTERN_BURNT = 245.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -627,7 +649,10 @@ def strange_cells(
 ) -> npt.NDArray[np.bool_]:
     """The cells of ``strips`` (:func:`_column_strips`) that are neither the empty board (in this
     frame's light) nor under one of ``checkers`` or ``dice`` (read, with camera boxes): a hand, a
-    sleeve, a checker not made out."""
+    sleeve, a checker not made out. Where the bare board shows a pattern (:func:`board_pattern`),
+    the pattern tells light from things: where the frame keeps it, only a cell's hue may make it
+    strange (its lightness is the light's); where the frame has lost it, a smaller difference
+    from the bare board does (:data:`PATTERN_LOST_LEVEL`)."""
     if strips.shape != empty.columns.shape:
         return np.zeros(strips.shape[:3], bool)
     hidden = _checker_cells(geometry, checkers, 1.1)
@@ -646,9 +671,55 @@ def strange_cells(
     bare = distance[:12][~hidden[:12]]
     typical = float(np.median(bare)) if bare.size else settings.foreign_colour
     level = min(max(settings.foreign_colour, STRANGE_TIMES * typical), 2 * settings.foreign_colour)
-    strange = (distance > level) & ~hidden
+    kept, lost = board_pattern(strips, model, hidden)
+    # where the pattern is kept, the light tells the lightness: only the hue may make a cell
+    # strange; where it is lost, less of a difference than elsewhere does
+    hue = lab_distance(strips * np.array([0.0, 1.0, 1.0]), model * np.array([0.0, 1.0, 1.0]))
+    needed = np.where(lost[..., None], PATTERN_LOST_LEVEL * level, level)
+    strange = (np.where(kept, hue, distance) > needed) & ~hidden
     strange[12] = False  # the bar (its edges, the cube on it) says nothing of hands
     return np.asarray(strange, np.bool_)
+
+
+def board_pattern(
+    strips: FloatArray, model: FloatArray, hidden: npt.NDArray[np.bool_]
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Where the bare board (``model``, in this frame's light) has a pattern across a column
+    (:data:`PATTERN_CONTRAST`), what the frame (``strips``, :func:`_column_strips`) made of it:
+    the cells where it keeps it, their lightness the light's (:data:`PATTERN_KEPT`,
+    :data:`PATTERN_FIT`; columns x rows x cells), and the rows of each column where it has lost
+    it (:data:`PATTERN_LOST`; columns x rows). Each row is judged from :data:`PATTERN_ROWS` rows
+    of the column about it, the cells not ``hidden`` by checkers, by the correlation of the
+    frame's lightness with the bare board's there."""
+    seen = (~hidden).astype(np.float64)
+    frame, board = strips[..., 0].astype(np.float64), model[..., 0].astype(np.float64)
+    half, cells = PATTERN_ROWS // 2, strips.shape[2]
+
+    def summed(values: FloatArray) -> FloatArray:
+        """The sum over each row's cells, and over PATTERN_ROWS rows about each row."""
+        rows = np.pad((values * seen).sum(axis=-1), ((0, 0), (half + 1, half)))
+        running = np.cumsum(rows, axis=1)
+        return np.asarray(running[:, PATTERN_ROWS:] - running[:, :-PATTERN_ROWS], np.float64)
+
+    count = summed(np.ones_like(frame))
+    share = np.maximum(count, 1.0)
+    frame_mean, board_mean = summed(frame) / share, summed(board) / share
+    frame_var = summed(frame * frame) / share - frame_mean**2
+    board_var = summed(board * board) / share - board_mean**2
+    together = summed(frame * board) / share - frame_mean * board_mean
+    follows = together / np.sqrt(np.maximum(frame_var * board_var, 1e-9))
+    patterned = (
+        (count >= PATTERN_SEEN * PATTERN_ROWS * cells)
+        & (board_var > PATTERN_CONTRAST**2)
+        & (frame_mean < PATTERN_BURNT)
+    )
+    # the light's own change there: the frame's lightness as a line of the bare board's
+    slope = together / np.maximum(board_var, 1e-9)
+    offset = frame_mean - slope * board_mean
+    off_line = np.abs(frame - (slope[..., None] * board + offset[..., None]))
+    kept = (patterned & (follows >= PATTERN_KEPT))[..., None] & (off_line <= PATTERN_FIT)
+    lost = patterned & (follows < PATTERN_LOST)
+    return np.asarray(kept, np.bool_), np.asarray(lost, np.bool_)
 
 
 def foreign_area(strange: npt.NDArray[np.bool_], geometry: Field, settings: RingSettings) -> float:
