@@ -47,7 +47,8 @@ FLOORS = {
 #: share of the frames with a hand over the field that are refused, at least (every set; 30 of 36
 #: when the arm over the frame was added, 24 of 36 before; 33 of 42 since an arm's patch must
 #: show some colour unlike both checker sets, 34 of 42 before; 35 of 42 since a cell is strange
-#: against the frame's typical bare cell, not the calibration frame's noise)
+#: against the frame's typical bare cell, not the calibration frame's noise; 37 of 42 since the
+#: bare board's pattern tells light from things)
 HANDS_FLOOR = 0.8
 #: share of the frames without a hand that are taken for one, at most (every set; 8 of 118 when
 #: the arm over the frame was added, 19 of 118 before; 2 of 152 since an arm's patch must show
