@@ -446,30 +446,30 @@ def test_a_bare_point_s_base_that_rang_like_a_checker_is_no_hand(
     assert _read_on_itself(stem)[1].state == "occluded"
 
 
-def test_a_hand_over_the_points_is_told_by_the_pattern_it_hides(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(
+    ("stem", "hand", "without"),
+    [
+        # a pale hand reaches in over the top row's first points: much of it is near the white
+        # checkers' colour or the board's, but the points' edges it hides are gone from the
+        # pattern; without the pattern's word on what it lost, too little is strange for a hand
+        (PHOTOREAL / "tournament-leather-000043", True, ("PATTERN_LOST", -2.0)),
+        # a lamp's light falls on the top of the field and the frame beside it: brighter cells at
+        # the field's edge beside cells of the frame unlike the rest, the shape of an arm reaching
+        # in, but the points' edges show through it as on the bare board; with the lightness
+        # judged as any colour there, the light is taken for a hand
+        (
+            PHOTOREAL.with_name("photoreal-tune12") / "wooden-folding-049030",
+            False,
+            ("PATTERN_KEPT", 2.0),
+        ),
+    ],
+    ids=["a hand hides the points' pattern", "a light keeps it"],
+)
+def test_the_bare_board_s_pattern_tells_a_hand_from_a_light(
+    stem: Path, hand: bool, without: tuple[str, float], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a pale hand reaches in over the top row's first points: much of it is near the white
-    # checkers' colour or the board's, but the points' edges it hides are gone from the pattern
-    stem = PHOTOREAL / "tournament-leather-000043"
     labels, observation = _read_on_itself(stem)
-    assert labels["occluded"] is True
-    assert observation.state == "occluded"
-    # without the pattern's word on what it lost, too little of it is strange for a hand
-    monkeypatch.setattr(field_board, "PATTERN_LOST", -2.0)
-    assert _read_on_itself(stem)[1].state != "occluded"
-
-
-def test_a_light_over_the_points_that_keeps_their_pattern_is_no_hand(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # a lamp's light falls on the top of the field and the frame beside it: brighter cells at
-    # the field's edge beside cells of the frame unlike the rest, the shape of an arm reaching
-    # in, but the points' edges show through it as on the bare board
-    stem = PHOTOREAL.with_name("photoreal-tune12") / "wooden-folding-049030"
-    labels, observation = _read_on_itself(stem)
-    assert labels["occluded"] is False
-    assert observation.state != "occluded"
-    # with the lightness judged as any colour there, the light is taken for a hand
-    monkeypatch.setattr(field_board, "PATTERN_KEPT", 2.0)
-    assert _read_on_itself(stem)[1].state == "occluded"
+    assert labels["occluded"] is hand
+    assert (observation.state == "occluded") is hand
+    monkeypatch.setattr(field_board, *without)
+    assert (_read_on_itself(stem)[1].state == "occluded") is not hand
