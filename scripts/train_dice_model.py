@@ -641,12 +641,9 @@ def main() -> int:
             else:
                 print(f"devset skipped: {args.real} is not a folder", flush=True)
             crops, labels = [], []
-            copies = [args.photoreal_copies] * len(PHOTOREAL_SETS) + [args.dice_copies] * len(
-                DICE_SETS
-            )
-            for number, (folder, many) in enumerate(
-                zip(PHOTOREAL_SETS + DICE_SETS, copies, strict=True)
-            ):
+            sets = [(folder, args.photoreal_copies) for folder in PHOTOREAL_SETS]
+            sets += [(folder, args.dice_copies) for folder in DICE_SETS]
+            for number, (folder, many) in enumerate(sets):
                 more_crops, more_labels = photoreal_examples(
                     args.seed + 1000 * number, folder, many
                 )

@@ -420,7 +420,7 @@ PATTERN_CONTRAST = 8.0
 #: board in its own light: only a cell's hue may make it strange there, if its lightness lies
 #: within PATTERN_FIT of the light's (the frame's lightness as a line of the bare board's)
 PATTERN_KEPT = 0.8
-#: (Lab lightness, OpenCV's 8-bit scale)
+#: how near the light's line a kept cell's lightness lies (Lab lightness, OpenCV's 8-bit scale)
 PATTERN_FIT = 10.0
 #: one whose lightness follows it less than this has something over it
 PATTERN_LOST = 0.4
@@ -674,7 +674,7 @@ def strange_cells(
     kept, lost = board_pattern(strips, model, hidden)
     # where the pattern is kept, the light tells the lightness: only the hue may make a cell
     # strange; where it is lost, less of a difference than elsewhere does
-    hue = lab_distance(strips * np.array([0.0, 1.0, 1.0]), model * np.array([0.0, 1.0, 1.0]))
+    hue = np.linalg.norm(strips[..., 1:] - model[..., 1:], axis=-1)  # Lab's a and b alone
     needed = np.where(lost[..., None], PATTERN_LOST_LEVEL * level, level)
     strange = (np.where(kept, hue, distance) > needed) & ~hidden
     strange[12] = False  # the bar (its edges, the cube on it) says nothing of hands

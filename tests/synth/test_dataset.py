@@ -65,8 +65,12 @@ def _close(a: Any, b: Any, where: str) -> None:
         assert a == b, where
 
 
+def _reproduced(label: dict[str, Any]) -> None:
+    """Assert that the generator makes ``label`` again from its seed, style and options."""
+    again = json.loads(json.dumps(label_of(scene_of(label), label["image"])))
+    _close(label, again, label["image"])
+
+
 def test_the_generator_reproduces_every_committed_label() -> None:
     for label in _labels():
-        _close(
-            label, json.loads(json.dumps(label_of(scene_of(label), label["image"]))), label["image"]
-        )
+        _reproduced(label)

@@ -11,9 +11,9 @@ from typing import Any
 
 import cv2
 
-from synth.labels import label_of, problems, scene_of
+from synth.labels import problems
 from synth.scene import HELDOUT_FAMILIES, HELDOUT_LIGHTS
-from tests.synth.test_dataset import _close
+from tests.synth.test_dataset import _reproduced
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SETS = sorted(DATA.glob("dice-renders*"))
@@ -42,8 +42,7 @@ def test_every_label_is_consistent_reproduced_and_matches_its_image() -> None:
     for folder in SETS:
         for label in _labels(folder):
             assert problems(label) == [], (label["image"], problems(label))
-            again = json.loads(json.dumps(label_of(scene_of(label), label["image"])))
-            _close(label, again, label["image"])
+            _reproduced(label)
             image = cv2.imread(str(folder / label["image"]))
             assert image is not None, label["image"]
             assert image.shape[:2] == (label["height"], label["width"]), label["image"]

@@ -10,8 +10,8 @@ from typing import Any
 
 import cv2
 
-from synth.labels import label_of, problems, scene_of
-from tests.synth.test_dataset import _close
+from synth.labels import problems
+from tests.synth.test_dataset import _reproduced
 
 SET = Path(__file__).resolve().parents[1] / "data" / "photoreal-sheshbesh"
 
@@ -46,6 +46,4 @@ def test_it_shows_standing_stacks_of_both_forms_and_a_logo_cube() -> None:
 
 def test_the_generator_reproduces_every_committed_label() -> None:
     for label in _labels():
-        _close(
-            label, json.loads(json.dumps(label_of(scene_of(label), label["image"]))), label["image"]
-        )
+        _reproduced(label)
