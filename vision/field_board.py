@@ -924,16 +924,17 @@ def read_field(
     beside = frame_rows(field) if calibration.empty is not None else []
     top, *bands = field.rectify_rows(image, [(0, field.height), *beside])
     lab = field_lab(top)
+    vouch = _voucher(lab, calibration)
     evidence = find_checkers(
         top,
         calibration.field,
         settings,
-        _voucher(lab, calibration),
+        vouch,
         standing,
         _stacker(lab, calibration) if standing else None,
     )
     if not standing:
-        recount_stacks(top, field, evidence, settings)
+        recount_stacks(top, field, evidence, settings, vouch)
     strips = None if calibration.empty is None else _column_strips(top, field)
     if strips is not None and calibration.empty is not None:
         _check_board_seen(strips, field, calibration.empty, _all_checkers(evidence))
@@ -985,15 +986,23 @@ def read_field(
             *evidence.bases,
             *_stack_bases(field, standing),
         ]
-        strange = strange_cells(
-            strips, field, calibration.empty, hiding, settings, (*dice.roll, *dice.aside)
-        )
+        seen_dice = (*dice.roll, *dice.aside)
+        strange = strange_cells(strips, field, calibration.empty, hiding, settings, seen_dice)
+        unlike = unlike_checkers(strips, calibration.colours)
+        laid = {id(c) for location in evidence.laid for c in evidence.checkers.get(location, [])}
+        if laid:
+            # a stack only the counter saw hides the board only where the board there has a
+            # checker's colour: a hand or a sleeve over a point may pass for a stack
+            rings = [c for c in hiding if id(c) not in laid]
+            open_ = strange_cells(strips, field, calibration.empty, rings, settings, seen_dice)
+            under = _checker_cells(field, [c for c in hiding if id(c) in laid], 1.1)
+            strange |= open_ & under & unlike
         foreign = foreign_area(strange, calibration.field, settings)
         arm = arm_area(
             bands,
             strange,
             field,
-            unlike_checkers(strips, calibration.colours),
+            unlike,
             None if found is None or not found.numbered else (found.x, found.y),
         )
         extra = {**observation.extra, "foreign": foreign, "arm": arm}

@@ -27,6 +27,8 @@ from vision.images import Image
 from vision.stack_model import count_points
 
 FloatArray = npt.NDArray[np.float64]
+#: a field's colours, Lab as floats (:func:`field_colours`)
+LabArray = npt.NDArray[np.float32]
 
 #: directions sampled round a circle
 ANGLES = 40
@@ -130,13 +132,15 @@ class FieldEvidence:
     pitch: float = 0.0  # distance between neighbours of a row, field pixels
     #: the points the stack counter recounted (:func:`recount_stacks`), each with how sure it is
     counted: dict[str, float] = field(default_factory=dict)
+    #: of those, the points where the rings found nothing and the counter laid its count
+    laid: list[str] = field(default_factory=list)
 
 
 class Gradients:
     """The field's colour gradient (the strongest of the L, a, b channels at each pixel)."""
 
     def __init__(self, top: Image) -> None:
-        lab = cv2.cvtColor(cv2.GaussianBlur(top, (3, 3), 0), cv2.COLOR_BGR2LAB)
+        lab = _blurred_lab(top)
         self.gx = self.gy = np.zeros(lab.shape[:2], np.float32)
         strongest = np.full(lab.shape[:2], -1.0, np.float32)
         for channel, weight in ((0, 1.0), (1, 1.6), (2, 1.6)):
@@ -150,7 +154,7 @@ class Gradients:
         # the 90th percentile of a sample of the field's edge strength sets what an edge is
         self.level = float(np.percentile(strongest[::3, ::3], 90)) + 1e-3
         self.lab = lab.astype(np.float32)
-        self.height, self.width = strongest.shape
+        self.height, self.width = int(lab.shape[0]), int(lab.shape[1])
 
     def _crossings(
         self, centres: FloatArray, radius: float, edge: float
@@ -234,16 +238,31 @@ class Gradients:
         return ys, self.ring_scores(centres, radius, edge)
 
     def disc_colour(self, x: float, y: float, radius: float) -> tuple[float, float, float]:
-        r = max(2, round(radius * 0.55))
-        xi, yi = round(x), round(y)
-        patch = self.lab[
-            max(yi - r, 0) : min(yi + r + 1, self.height),
-            max(xi - r, 0) : min(xi + r + 1, self.width),
-        ].reshape(-1, 3)
-        if not patch.size:
-            return (0.0, 0.0, 0.0)
-        m = np.median(patch, axis=0)
-        return (float(m[0]), float(m[1]), float(m[2]))
+        return disc_colour(self.lab, x, y, radius)
+
+
+def _blurred_lab(top: Image) -> npt.NDArray[np.uint8]:
+    return np.asarray(cv2.cvtColor(cv2.GaussianBlur(top, (3, 3), 0), cv2.COLOR_BGR2LAB), np.uint8)
+
+
+def field_colours(top: Image) -> LabArray:
+    """A rectified field in Lab (8-bit scale, as floats), a little blurred: what a checker's
+    colour is taken from (:func:`disc_colour`)."""
+    return _blurred_lab(top).astype(np.float32)
+
+
+def disc_colour(lab: LabArray, x: float, y: float, radius: float) -> tuple[float, float, float]:
+    """The median colour of the middle of the disc at (x, y) of ``radius`` in ``lab``
+    (:func:`field_colours`): a square a little over half the radius each way."""
+    height, width = lab.shape[:2]
+    r = max(2, round(radius * 0.55))
+    xi, yi = round(x), round(y)
+    patch = lab[max(yi - r, 0) : min(yi + r + 1, height), max(xi - r, 0) : min(xi + r + 1, width)]
+    patch = patch.reshape(-1, 3)
+    if not patch.size:
+        return (0.0, 0.0, 0.0)
+    m = np.median(patch, axis=0)
+    return (float(m[0]), float(m[1]), float(m[2]))
 
 
 def _best(
@@ -572,10 +591,20 @@ def _pyramid_checkers(
 STACK_ROW = 1
 STACK_SURE = 0.8
 USE_STACK_MODEL = True
+#: it is asked about the points where the rings found nothing too (a stack of a colour near the
+#: point's own, or the field's, may show no rim that rings true): there its count stands where it
+#: names at least ``BARE_LEAST`` checkers and is at least ``BARE_SURE`` sure (a bare point's
+#: base and its edges pass for one checker now and then, seldom for two)
+BARE_LEAST = 2
+BARE_SURE = 0.95
 
 
 def recount_stacks(
-    top: Image, geometry: Field, evidence: FieldEvidence, settings: RingSettings
+    top: Image,
+    geometry: Field,
+    evidence: FieldEvidence,
+    settings: RingSettings,
+    vouch: Vouch | None = None,
 ) -> None:
     """Let the stack counter recount the points where checkers were found (``evidence`` from
     :func:`find_checkers` on the rectified field ``top``): where it is sure of another count of a
@@ -583,26 +612,61 @@ def recount_stacks(
     (:func:`pyramid_slots`) from the row's first checker at the row's pitch; the checkers the
     rings found keep their places and scores, the others take the row's colour and its faintest
     score. In the point's confidence the counter's probability (``evidence.counted``) stands for
-    what the rings' scores would say."""
+    what the rings' scores would say.
+
+    On a point where the rings found nothing, a count of at least :data:`BARE_LEAST` that is
+    :data:`BARE_SURE` sure lays that many there: a row from the point's base at the row's
+    pitch (a pyramid past a full row), each checker with the colour of its own place and the
+    score 0 (no ring found it); but only where ``vouch`` (colour, as :func:`_row` asks it) says
+    of no place of that row that it is plainly the bare board (the counter, shown a bare
+    point's pattern it never learned, may count it as a stack; colour is the second witness)."""
     if not USE_STACK_MODEL:
         return
     asked = [
         location
         for location in POINT_LOCATIONS
-        if len(evidence.checkers.get(location, [])) >= STACK_ROW
+        if not evidence.checkers.get(location) or len(evidence.checkers[location]) >= STACK_ROW
     ]
+    pitch = evidence.pitch or 2 * geometry.radius
+    lab: LabArray | None = None  # the field's colours, taken when a bare point needs them
     for location, guess in zip(asked, count_points(top, geometry, asked), strict=True):
-        row = evidence.checkers[location]
+        row = evidence.checkers.get(location, [])
+        if not row:
+            if guess.count >= BARE_LEAST and guess.probability >= BARE_SURE:
+                if lab is None:
+                    lab = field_colours(top)
+                laid = _laid(lab, geometry, location, min(guess.count, settings.full_row), pitch)
+                if vouch is not None and any(vouch(c.x, c.y, c.radius) is False for c in laid):
+                    continue
+                evidence.checkers[location] = _piled(
+                    laid, guess.count, pitch, geometry.column(location)[3], settings.full_row
+                )
+                evidence.counted[location] = guess.probability
+                evidence.laid.append(location)
+            continue
         if (
             guess.probability < STACK_SURE
             or guess.count < settings.full_row
             or guess.count == len(row)
         ):
             continue
-        pitch = evidence.pitch or 2 * geometry.radius
         direction = geometry.column(location)[3]
         evidence.checkers[location] = _piled(row, guess.count, pitch, direction, settings.full_row)
         evidence.counted[location] = guess.probability
+
+
+def _laid(
+    lab: LabArray, geometry: Field, location: str, length: int, pitch: float
+) -> list[Checker]:
+    """A row of ``length`` checkers on point ``location`` from its base at ``pitch``, on its
+    middle line, each with its place's colour in ``lab`` (:func:`field_colours`) and score 0."""
+    left, right, base, direction = geometry.column(location)
+    x, radius = (left + right) / 2, geometry.radius
+    row = []
+    for index in range(length):
+        y = base + direction * (radius + index * pitch)
+        row.append(Checker(x, y, radius, 0.0, disc_colour(lab, x, y, radius)))
+    return row
 
 
 def _piled(

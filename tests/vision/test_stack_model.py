@@ -12,11 +12,12 @@ import numpy as np
 import pytest
 
 import vision.field_reader as field_reader
+from sheshbesh.locations import POINT_LOCATIONS
 from tests.scripts import run_script
 from vision.dice_model import load_model
 from vision.field import Field
 from vision.field_board import calibrate_field, read_field
-from vision.field_reader import Checker, _piled, pyramid_slots
+from vision.field_reader import Checker, FieldEvidence, RingSettings, _piled, pyramid_slots
 from vision.images import load_image
 from vision.stack_model import (
     ACROSS,
@@ -24,6 +25,7 @@ from vision.stack_model import (
     PER_RADIUS,
     SHAPE,
     STACK_LABELS,
+    StackGuess,
     count_points,
     point_strip,
     shipped_stack_model,
@@ -128,3 +130,111 @@ def test_the_training_script_runs_and_writes_a_loadable_model(tmp_path: Path) ->
     assert "kept apart" in done.stdout
     model = load_model(str(out), labels=STACK_LABELS, what="stack-count", shape=SHAPE)
     assert model.probabilities(np.zeros((2, *SHAPE), np.uint8)).shape == (2, STACK_LABELS)
+
+
+def _bare_field_with_a_light_point(location: str) -> tuple[Field, np.ndarray]:
+    """A drawn field, dark all over but for the column of ``location``, painted light."""
+    field = _field()
+    top = np.full((field.height, field.width, 3), 60, np.uint8)
+    left, right, _base, _direction = field.column(location)
+    top[:, round(left) : round(right)] = 200
+    return field, top
+
+
+@pytest.mark.parametrize(
+    ("guess", "laid"),
+    [
+        (StackGuess(3, 0.99), 3),  # sure of a row of three: laid
+        (StackGuess(8, 0.99), 8),  # sure of eight: a pyramid on a row of five
+        (StackGuess(1, 1.0), 0),  # one checker: a bare point's base passes for one
+        (StackGuess(3, 0.9), 0),  # not sure enough
+    ],
+)
+def test_a_sure_count_on_a_point_the_rings_left_bare_is_laid_there(
+    monkeypatch: pytest.MonkeyPatch, guess: StackGuess, laid: int
+) -> None:
+    field, top = _bare_field_with_a_light_point("p5")
+    asked: list[list[str]] = []
+
+    def counter(_top: object, _field: Field, locations: list[str]) -> list[StackGuess]:
+        asked.append(list(locations))
+        return [guess if location == "p5" else StackGuess(0, 1.0) for location in locations]
+
+    monkeypatch.setattr(field_reader, "count_points", counter)
+    evidence = FieldEvidence(pitch=50.0)
+    field_reader.recount_stacks(top, field, evidence, RingSettings())
+    assert asked == [list(POINT_LOCATIONS)]  # every point is asked, bare or not
+    row = evidence.checkers.get("p5", [])
+    assert len(row) == laid
+    assert all(location == "p5" or not evidence.checkers.get(location) for location in asked[0])
+    if laid:
+        left, right, base, direction = field.column("p5")
+        first = row[0]
+        assert first.x == pytest.approx((left + right) / 2)
+        assert first.y == pytest.approx(base + direction * field.radius)
+        assert [c.layer for c in row] == [layer + 1 for layer, _along in pyramid_slots(5, laid)]
+        # each checker takes the colour of its own place (the light column), and no ring found it
+        assert all(c.lab[0] > 190 and c.score == 0.0 for c in row)
+        assert evidence.counted["p5"] == guess.probability
+
+
+def test_a_count_on_a_point_colour_says_is_bare_is_not_laid(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    field, top = _bare_field_with_a_light_point("p5")
+    monkeypatch.setattr(
+        field_reader,
+        "count_points",
+        lambda _t, _f, locations: [StackGuess(4, 0.99)] * len(locations),
+    )
+    bare_at = {(round(field.column("p5")[2] + field.column("p5")[3] * field.radius))}
+
+    def vouch(_x: float, y: float, _radius: float) -> bool | None:
+        return False if round(y) in bare_at else None  # plainly bare at the point's base
+
+    evidence = FieldEvidence(pitch=50.0)
+    field_reader.recount_stacks(top, field, evidence, RingSettings(), vouch)
+    assert not evidence.checkers.get("p5")
+    laid = FieldEvidence(pitch=50.0)
+    field_reader.recount_stacks(top, field, laid, RingSettings(), lambda _x, _y, _r: None)
+    assert len(laid.checkers["p5"]) == 4
+
+
+def test_a_stack_the_rings_miss_is_laid_by_the_counter(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a tuning render (the counter learned from it): White's 13 piled on p3, a cream point, in
+    # light from one side; no rim there rings true enough for the rings to start a row
+    stem = ROOT / "tests" / "data" / "photoreal-tune13" / "tournament-felt-050157"
+    labels = json.loads(stem.with_suffix(".json").read_text())
+    image = load_image(stem.with_suffix(".jpg"))
+    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    assert labels["locations"]["p3"] == {"white": 13, "black": 0}
+    counted = read_field(image, calibration).locations["p3"]
+    assert (counted.white, counted.black) == (13, 0)
+    monkeypatch.setattr(field_reader, "BARE_SURE", 2.0)  # the counter not asked of bare points
+    rims = read_field(image, calibration).locations["p3"]
+    assert (rims.white, rims.black) == (0, 0)
+
+
+def test_a_hand_the_counter_takes_for_stacks_is_still_a_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a tuning render with a hand over the field; were the counter to take every point the
+    # rings left bare for a sure stack of six, the points under the hand would be laid too
+    # (colour does not call a hand the bare board), and the stacks laid there would hide it from
+    # the hand test: a laid stack hides only the cells of a checker's colour, and the hand's are
+    # not (without that, this frame reads as settled)
+    stem = ROOT / "tests" / "data" / "photoreal-tune10" / "wooden-folding-034023"
+    labels = json.loads(stem.with_suffix(".json").read_text())
+    image = load_image(stem.with_suffix(".jpg"))
+    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    assert labels["occluded"] is True
+    monkeypatch.setattr(
+        field_reader,
+        "count_points",
+        lambda _top, _field, locations: [StackGuess(6, 1.0)] * len(locations),
+    )
+    observation = read_field(image, calibration)
+    bare = [p for p in POINT_LOCATIONS if not any(labels["locations"][p].values())]
+    laid = [p for p in bare if observation.count(p, "white") + observation.count(p, "black") == 6]
+    assert len(laid) >= 4
+    assert observation.state == "occluded"
