@@ -1032,16 +1032,18 @@ def _not_the_cube(
 ) -> list[Checker]:
     """The bar's checkers less the one the cube was read at: one thing lies in one place.
 
-    The checker finder may take the cube for a checker (its rounded corners ring a little); the
-    cube reader may take a checker for a cube with an emblem (something in the bar's middle with
-    no number on it). Where both saw one thing, it is a checker if it is one of ``rounded``, the
-    bar's checkers whose rim is a checker's (:func:`_rim_is_round`); else it is the cube.
+    The checker finder may take the cube for a checker (its rounded corners ring a little, a
+    cube seen from above at an angle nearly all round); the cube reader may take a checker for a
+    cube with an emblem (something in the bar's middle with no number on it). Where both saw one
+    thing and a number was read on its face, it is the cube (no checker bears one); where none
+    was, it is a checker if it is one of ``rounded``, the bar's checkers whose rim is a
+    checker's (:func:`_rim_is_round`), else the cube.
     """
     return [
         checker
         for checker in bar
         if math.hypot(checker.x - cube.x, checker.y - cube.y) > checker.radius
-        or any(checker is round_one for round_one in rounded)
+        or (not cube.numbered and any(checker is round_one for round_one in rounded))
     ]
 
 

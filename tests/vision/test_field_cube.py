@@ -322,6 +322,44 @@ def test_where_the_cube_and_a_checker_are_seen_in_one_place_the_rim_decides(
     assert (seen in left) == bool(kept)
 
 
+@pytest.mark.parametrize("numbered", [True, False])
+def test_a_number_read_where_a_round_rim_was_seen_makes_it_the_cube(numbered: bool) -> None:
+    """A cube seen from above at an angle may show a rim nearly round all along: where a number
+    was read on the face in that place, the thing is the cube whatever its rim; where none was
+    (an emblem), the round rim keeps it a checker."""
+    from sheshbesh.observation import CubeReading
+    from vision.cube import FieldCube
+    from vision.field_board import _not_the_cube
+    from vision.field_reader import Checker
+
+    _top, x, y = _bar_top("checker")
+    seen = Checker(x + 2, y - 1, 24.0, 0.9, (200.0, 128.0, 128.0))
+    elsewhere = Checker(x, y + 150, 24.0, 0.9, (200.0, 128.0, 128.0))
+    cube = FieldCube(CubeReading(64, "middle", 0.99), x, y, numbered=numbered)
+    left = _not_the_cube([seen, elsewhere], cube, [seen, elsewhere])  # both rims round
+    assert elsewhere in left
+    assert (seen in left) is not numbered
+
+
+@pytest.mark.slow
+def test_a_numbered_cube_on_the_bars_middle_is_no_checker_there() -> None:
+    """A tuning render: the cube shows 64 on the bar's middle, no checker is on the bar; the
+    checker finder rings a checker there, its rim round enough to pass for one."""
+    from vision.field_board import calibrate_field, read_field
+    from vision.images import load_image
+
+    folder = PHOTOREAL.with_name("photoreal-tune10")
+    labels = json.loads((folder / "tournament-felt-034037.json").read_text())
+    assert labels["cube"]["value"] == 64 and labels["cube"]["place"] == "middle"
+    assert all(sum(labels["locations"][bar].values()) == 0 for bar in ("bar-white", "bar-black"))
+    image = load_image(folder / labels["image"])
+    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    observation = read_field(image, calibration)
+    assert observation.cube is not None and observation.cube.value == 64
+    on_bar = [observation.count(f"bar-{side}", side) for side in ("white", "black")]
+    assert on_bar == [0, 0]
+
+
 def test_the_frames_grain_beside_a_blank_centred_cube_is_no_number() -> None:
     """A committed render of a centred cube with a logo on the bar's middle: the frame's grain
     beyond the field, a narrow shape, passed for a 64 lying on its side (read doubtfully, as the
