@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -16,9 +17,9 @@ from sheshbesh.locations import POINT_LOCATIONS
 from tests.scripts import run_script
 from vision.dice_model import load_model
 from vision.field import Field
-from vision.field_board import calibrate_field, read_field
+from vision.field_board import FieldCalibration, calibrate_field, read_field
 from vision.field_reader import Checker, FieldEvidence, RingSettings, _piled, pyramid_slots
-from vision.images import load_image
+from vision.images import Image, load_image
 from vision.stack_model import (
     ACROSS,
     ALONG,
@@ -35,6 +36,13 @@ ROOT = Path(__file__).resolve().parents[2]
 #: a tuning render (the model learned from it): White's 12 on p2 and Black's 13 on p22, piled
 #: three layers high, read by the rings as 6 and 4
 TALL = ROOT / "tests" / "data" / "photoreal" / "tournament-leather-000036"
+
+
+def _calibrated(stem: Path) -> tuple[dict[str, Any], Image, FieldCalibration]:
+    """A labelled render's labels, its image, and its calibration on itself from its corners."""
+    labels = json.loads(stem.with_suffix(".json").read_text())
+    image = load_image(stem.with_suffix(".jpg"))
+    return labels, image, calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
 
 
 def _field() -> Field:
@@ -71,9 +79,8 @@ def test_a_strip_starts_at_its_point_s_base_on_either_half(location: str) -> Non
 
 
 def test_a_render_s_tall_stacks_are_counted() -> None:
-    labels = json.loads(TALL.with_suffix(".json").read_text())
-    image = load_image(TALL.with_suffix(".jpg"))
-    field = calibrate_field(image, [tuple(c) for c in labels["field_corners"]]).field
+    labels, image, calibration = _calibrated(TALL)
+    field = calibration.field
     guesses = count_points(field.rectify(image), field, ["p2", "p22", "p3"])
     truth = [sum(labels["locations"][p].values()) for p in ("p2", "p22", "p3")]
     assert truth == [12, 13, 3]
@@ -82,9 +89,7 @@ def test_a_render_s_tall_stacks_are_counted() -> None:
 
 
 def test_the_board_reader_takes_the_counter_s_sure_count(monkeypatch: pytest.MonkeyPatch) -> None:
-    labels = json.loads(TALL.with_suffix(".json").read_text())
-    image = load_image(TALL.with_suffix(".jpg"))
-    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    _labels, image, calibration = _calibrated(TALL)
     counted = read_field(image, calibration).locations
     assert (counted["p2"].white, counted["p2"].black) == (12, 0)
     assert counted["p2"].white_confidence >= field_reader.STACK_SURE
@@ -204,9 +209,7 @@ def test_a_stack_the_rings_miss_is_laid_by_the_counter(monkeypatch: pytest.Monke
     # a tuning render (the counter learned from it): White's 13 piled on p3, a cream point, in
     # light from one side; no rim there rings true enough for the rings to start a row
     stem = ROOT / "tests" / "data" / "photoreal-tune13" / "tournament-felt-050157"
-    labels = json.loads(stem.with_suffix(".json").read_text())
-    image = load_image(stem.with_suffix(".jpg"))
-    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    labels, image, calibration = _calibrated(stem)
     assert labels["locations"]["p3"] == {"white": 13, "black": 0}
     counted = read_field(image, calibration).locations["p3"]
     assert (counted.white, counted.black) == (13, 0)
@@ -224,9 +227,7 @@ def test_a_hand_the_counter_takes_for_stacks_is_still_a_hand(
     # the hand test: a laid stack hides only the cells of a checker's colour, and the hand's are
     # not (without that, this frame reads as settled)
     stem = ROOT / "tests" / "data" / "photoreal-tune10" / "wooden-folding-034023"
-    labels = json.loads(stem.with_suffix(".json").read_text())
-    image = load_image(stem.with_suffix(".jpg"))
-    calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    labels, image, calibration = _calibrated(stem)
     assert labels["occluded"] is True
     monkeypatch.setattr(
         field_reader,
