@@ -1381,8 +1381,9 @@ def _voucher(
     lab: FloatArray, calibration: FieldCalibration
 ) -> Callable[[float, float, float], bool | None]:
     """Whether a disc's colour is nearer a checker set's than the empty board's at that place:
-    True or False, or None where the bare board there has a checker set's own colour. ``lab``:
-    the rectified field (:func:`field_lab`)."""
+    True or False, or None where colour cannot tell: the bare board there has a checker set's
+    own colour, or the disc is unlike the bare board yet nearer it than any set by less than
+    :data:`BOARD_LIKE`. ``lab``: the rectified field (:func:`field_lab`)."""
     sets = np.array([calibration.colours.white, calibration.colours.black])
     empty = calibration.empty
 
@@ -1406,6 +1407,10 @@ def _voucher(
         # a checker set of the board's own colour there (white checkers on cream points, black
         # on black): a checker's colour is the bare board's, so colour says nothing either way
         if float(lab_distance(board, sets).min()) < COLOURLESS * BOARD_LIKE:
+            return None
+        # unlike the bare board, yet nearer it than any set by less than the noise: a checker
+        # of a colour near the board's (red on a red point) in a shade the board does not have
+        if to_board > BOARD_LIKE and to_set < to_board + BOARD_LIKE:
             return None
         return False
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from controller.cli import main
@@ -456,6 +457,39 @@ def test_colour_cannot_vouch_where_the_board_has_a_checker_sets_own_colour() -> 
     assert vouch(*on_felt, field.radius) is True
     top[...] = cv2.cvtColor(np.uint8([[felt.clip(0, 255).round()]]), cv2.COLOR_LAB2BGR)[0, 0]
     assert _voucher(field_lab(top), board)(*on_felt, field.radius) is False
+
+
+def test_colour_cannot_vouch_for_a_disc_between_the_board_and_a_set() -> None:
+    """A dark red checker on a red point: its colour is unlike the bare board's, yet nearer it
+    than the set's by less than the noise (BOARD_LIKE). Colour says nothing there (None), not
+    "bare board" (False); a disc plainly nearer the board than any set is still refused."""
+    from vision.field_board import BOARD_LIKE, EmptyBoard, _voucher, field_lab
+    from vision.images import lab_distance
+
+    _style, calibration, _rng = _white_side_style(3)
+    field = calibration.field
+    black = np.array(calibration.colours.black, np.float64)
+    point = black + np.array([40.0, 0.0, 14.0])  # the bare point: a lighter shade of Black's
+    columns = np.empty_like(calibration.empty.columns)
+    columns[...] = point
+    board = dataclasses.replace(calibration, empty=EmptyBoard(columns, 5.0))
+    sets = np.array([calibration.colours.white, black])
+    assert float(lab_distance(point, sets).min()) > 2 * BOARD_LIKE  # colour could tell there
+    place = (sum(field.column("p14")[:2]) / 2, 3 * field.radius)
+
+    def said(disc: npt.NDArray[np.float64]) -> tuple[bool, bool | None]:
+        top = np.zeros((field.height, field.width, 3), np.uint8)
+        top[...] = cv2.cvtColor(np.uint8([[disc.clip(0, 255).round()]]), cv2.COLOR_LAB2BGR)[0, 0]
+        lab = field_lab(top)
+        seen = lab[round(place[1]), round(place[0])]
+        to_board, to_set = float(lab_distance(seen, point)), float(lab_distance(seen, sets).min())
+        between = to_board > BOARD_LIKE and to_board - BOARD_LIKE <= to_set
+        return between, _voucher(lab, board)(*place, field.radius)
+
+    # (whether the disc lies in that band, what colour says of it)
+    assert said(black + 0.55 * (point - black)) == (True, None)
+    assert said(black + 0.9 * (point - black)) == (False, False)
+    assert said(black) == (False, True)
 
 
 def test_colour_says_nothing_where_calibration_never_saw_the_bare_board() -> None:
