@@ -365,12 +365,6 @@ def _row(
             # a checker on a point of its own colour, next in a row: its rim is only the soft
             # shading against its neighbour and the point, fainter than the field's edges
             ring = max(ring, score(x, y, settings.faint_edge))
-        elif not index and colourless(x, y):
-            # the first on a point of its own colour shows the same soft rim, where it stands
-            # out clearly from the bare point beyond it (a bare base rings at its sides too)
-            beyond = score(x, y + direction * pitch / 2)
-            if ring - beyond >= 2 * settings.prominence:
-                ring = max(ring, score(x, y, settings.faint_edge))
         # a checker lying over the gap either side lies on this place's checker too
         over = any(0 <= gap < len(gaps) and lies_over(gap) for gap in (index - 1, index))
         if (

@@ -192,7 +192,6 @@ def _counts(observation: Observation, location: str) -> dict[str, int]:
 
 
 TUNE14 = PHOTOREAL.with_name("photoreal-tune14")
-TUNE10 = PHOTOREAL.with_name("photoreal-tune10")
 
 
 def test_colour_does_not_deny_a_stack_a_shade_off_its_point_s_colour() -> None:
@@ -202,29 +201,6 @@ def test_colour_does_not_deny_a_stack_a_shade_off_its_point_s_colour() -> None:
     labels, observation = _read_on_itself(TUNE14 / "wooden-folding-060001")
     assert labels["locations"]["p16"] == {"white": 0, "black": 6}
     assert _counts(observation, "p16") == labels["locations"]["p16"]
-
-
-@pytest.mark.parametrize(
-    ("stem", "location"),
-    [(TUNE14 / "tournament-felt-060033", "p11"), (TUNE14 / "wooden-folding-060036", "p11")],
-)
-def test_a_lone_checker_on_a_point_of_its_own_colour_is_counted_by_its_soft_rim(
-    stem: Path, location: str
-) -> None:
-    # one checker at the base of a point of its own colour (black on black, cream on cream):
-    # its rim is only a soft shading, ringing against faint edges, and it stands out clearly
-    # from the bare point beyond it
-    labels, observation = _read_on_itself(stem)
-    assert sum(labels["locations"][location].values()) == 1
-    assert _counts(observation, location) == labels["locations"][location]
-
-
-def test_the_bare_base_of_a_point_of_a_set_s_colour_is_no_lone_checker() -> None:
-    # p2 is bare, a point of a checker set's colour: its base rings softly at its sides and the
-    # frame, but hardly more than the bare point beyond it
-    labels, observation = _read_on_itself(TUNE10 / "tournament-leather-034030")
-    assert labels["locations"]["p2"] == {"white": 0, "black": 0}
-    assert _counts(observation, "p2") == labels["locations"]["p2"]
 
 
 def test_colour_does_not_deny_a_checker_on_a_board_near_its_own_colour() -> None:
