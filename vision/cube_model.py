@@ -80,14 +80,18 @@ def shipped_cube_model() -> FaceModel:
     return load_model(file=CUBE_MODEL_FILE, labels=CUBE_LABELS, what="cube-face")
 
 
-def classify_cube_crops(crops: npt.NDArray[np.uint8], turns: int = 4) -> list[CubeGuess]:
-    """The model's answer for each of N grey CROP x CROP close-ups (:func:`cube_crop`), each read
-    in its first ``turns`` quarter turns (1 to 4) and the probabilities averaged."""
+def classify_cube_crops(
+    crops: npt.NDArray[np.uint8], turns: int = 4, model: FaceModel | None = None
+) -> list[CubeGuess]:
+    """The answer of ``model`` (the shipped one unless given) for each of N grey CROP x CROP
+    close-ups (:func:`cube_crop`), each read in its first ``turns`` quarter turns (1 to 4) and
+    the probabilities averaged."""
     if len(crops) == 0:
         return []
     stack = np.asarray(crops)
     views = [np.rot90(stack, turn, axes=(1, 2)) for turn in range(turns)]
-    odds = shipped_cube_model().probabilities(np.ascontiguousarray(np.concatenate(views)))
+    model = model or shipped_cube_model()
+    odds = model.probabilities(np.ascontiguousarray(np.concatenate(views)))
     odds = odds.reshape(len(views), len(stack), -1).mean(axis=0)
     guesses = []
     for row in odds:
