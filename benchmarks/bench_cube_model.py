@@ -5,10 +5,11 @@
 
 Each labelled image (``NAME.jpg`` + ``NAME.json`` with ``field_corners`` and ``cube``, as the
 photoreal development set writes them) with a numbered cube (not its emblem) and no hand over the
-field is located by its labelled corners; the middle of the cube's box is taken to the field, and
-the close-up the board reader cuts there (:func:`vision.cube_model.cube_crop`) is read by the
-model in ``--turns`` quarter turns (the reader's :data:`vision.cube.MODEL_TURNS` unless said). A
-cube is right when the model names its value. The split is the label's ``split``; a folder of
+field is calibrated on itself with its labelled corners, as the board reader is; the middle of
+the cube's box is taken to the field, and the close-up the board reader cuts there
+(:func:`vision.cube_model.cube_crop`) is read by the model in ``--turns`` quarter turns (the
+reader's :data:`vision.cube.MODEL_TURNS` unless said). A cube is right when the model names its
+value. The split is the label's ``split``; a folder of
 renders never used at all is read with ``--split all``. This measures the model, not the board
 reader: where the reader looks, and what it makes of the model's answers, are
 ``bench_field.py``'s figures.
@@ -40,8 +41,9 @@ from vision.cube_model import (
 )
 from vision.dice_model import load_model
 from vision.errors import VisionError
-from vision.field import locate_field
+from vision.field_board import calibrate_field, standing_for
 from vision.images import load_image
+from vision.synth.photoreal import box_middle
 
 
 def cubes_of(folder: Path, split: str) -> tuple[list[np.ndarray], list[int]]:
@@ -58,14 +60,15 @@ def cubes_of(folder: Path, split: str) -> tuple[list[np.ndarray], list[int]]:
             continue
         image = load_image(label_file.with_name(str(label["image"])))
         try:
-            field = locate_field(image, [tuple(corner) for corner in label["field_corners"]])
+            field = calibrate_field(
+                image,
+                [tuple(corner) for corner in label["field_corners"]],
+                standing=standing_for(label.get("variant", "backgammon")),
+            ).field
         except VisionError as error:
-            print(f"{label_file.name}: left out, the field was refused: {error}")
+            print(f"{label_file.name}: left out, calibration refused: {error}")
             continue
-        x, y, w, h = cube["box"]
-        middle = np.array([[[x + w / 2, y + h / 2]]], np.float64)
-        fx, fy = cv2.perspectiveTransform(middle, field.homography())[0, 0]
-        crops.append(cube_crop(image, field, float(fx), float(fy)))
+        crops.append(cube_crop(image, field, *box_middle(cube["box"], field.homography())))
         values.append(int(cube["value"]))
     return crops, values
 
