@@ -80,6 +80,9 @@ def main() -> int:
     parser.add_argument("--model", help="an ONNX cube-face model (default: the shipped one)")
     parser.add_argument("--turns", type=int, choices=(1, 2, 3, 4), default=MODEL_TURNS)
     args = parser.parse_args()
+    for folder in args.folders:
+        if not folder.is_dir():
+            parser.error(f"{str(folder)!r} is not a folder of labelled frames")
     cv2.setNumThreads(1)
     model = (
         load_model(args.model, file=CUBE_MODEL_FILE, labels=CUBE_LABELS, what="cube-face")

@@ -1,6 +1,6 @@
 """``benchmarks/bench_cube_model.py``: the cube-face model read at a labelled cube's middle, right
 where the label's value is the cube's and wrong where it is not; a folder with no numbered cube
-says so and fails."""
+says so and fails, and a folder that is not there is refused by name."""
 
 from __future__ import annotations
 
@@ -43,3 +43,11 @@ def test_a_folder_without_numbered_cubes_fails(tmp_path: Path) -> None:
     done = run_script("benchmarks/bench_cube_model.py", "--split", "all", str(folder))
     assert done.returncode == 1
     assert "no labelled numbered cubes in the all split" in done.stdout
+
+
+def test_a_folder_that_is_not_there_is_refused_by_name(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-folder"
+    done = run_script("benchmarks/bench_cube_model.py", str(missing))
+    assert done.returncode == 2
+    assert f"'{missing}' is not a folder of labelled frames" in done.stderr
+    assert "Traceback" not in done.stderr
