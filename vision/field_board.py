@@ -271,20 +271,68 @@ def _calibrate(
     geometry = replace(geometry, pitch=pitch)
     evidence = find_checkers(top, geometry, settings)
     found = _all_checkers(evidence)
-    # the sets are learned from the checkers that ring true (the base of an empty point, between
-    # its triangle's sides and the frame, can ring nearly as true as a weak checker), not only
-    # the clearest: dark checkers on a dark board ring less clearly, and would be left out
-    clear = [c for c in found if c.score >= settings.present]
-    # two sets must ring on the field whatever the game (else the frame is refused: no board, the
-    # corners not a field's); where stacks may stand, each side's own points then tell its colour
-    colours = learn_colours(clear if len(clear) >= 6 else found)
     # where a stack may stand, the bare board is the same colour's base on the other points
     empty = learn_empty_board(top, geometry, [*found, *_stack_bases(geometry, standing)])
+    # two sets must ring on the field whatever the game (else the frame is refused: no board, the
+    # corners not a field's); where stacks may stand, each side's own points then tell its colour
+    colours = _learn_sets(evidence, geometry, empty, settings.present)
     if standing:
         colours = _standing_colours(field_lab(top), geometry, evidence, empty, standing) or colours
     if swap:
         colours = colours.swapped()
     return FieldCalibration(geometry, colours, top, empty=empty, standing=standing)
+
+
+#: a lone ring of the bare board's colour is taken for a bare point's base in calibration when at
+#: least this many other such rings share its colour (:func:`_learn_sets`)
+BASES_ALIKE = 1
+
+
+def _learn_sets(
+    evidence: FieldEvidence, geometry: Field, empty: EmptyBoard, present: float
+) -> CheckerColours:
+    """The two checker sets among the rings calibration found (``evidence``). The base of an
+    empty point, between its triangle's sides and the frame, rings nearly as true as a weak
+    checker, and on a board with few checkers such bases outnumber a set: a lone ring the colour
+    of the bare board where it lies, whose colour at least :data:`BASES_ALIKE` other such rings
+    share (the bases of the points of one colour look alike), is taken for one and left out. The sets are
+    learned without them, or with them where the others do not make two sets. Rings in a row of
+    two or more are kept whatever their colour: a set the colour of its points rings there too;
+    and so is a lone checker on a point of its own colour, unless others lie so (nothing else
+    may show that set)."""
+    found = _all_checkers(evidence)
+    lone = [
+        c
+        for row in evidence.checkers.values()
+        if len(row) == 1
+        for c in row
+        if _board_coloured(c, geometry, empty)
+    ]
+    colours = np.array([c.lab for c in lone], np.float64).reshape(-1, 3)
+    bases = {
+        id(c)
+        for c, colour in zip(lone, colours, strict=True)
+        if int(np.sum(lab_distance(colours, colour) <= BOARD_LIKE)) > BASES_ALIKE
+    }
+    kept = [c for c in found if id(c) not in bases]
+    try:
+        return _learn_from(kept, present)
+    except CalibrationError:
+        return _learn_from(found, present)
+
+
+def _board_coloured(checker: Checker, geometry: Field, empty: EmptyBoard) -> bool:
+    """Whether ``checker``'s colour is the bare board's where it lies (:data:`BOARD_LIKE`)."""
+    board = empty.colour_at(geometry, checker.x, checker.y)
+    return board is not None and float(lab_distance(np.array(checker.lab), board)) <= BOARD_LIKE
+
+
+def _learn_from(rings: Sequence[Checker], present: float) -> CheckerColours:
+    """:func:`learn_colours` of the ``rings`` that ring true (score ``present`` or more), not
+    only the clearest: dark checkers on a dark board ring less clearly, and would be left out;
+    of all the ``rings`` where fewer than six ring true."""
+    clear = [c for c in rings if c.score >= present]
+    return learn_colours(clear if len(clear) >= 6 else rings)
 
 
 def _standing_colours(
