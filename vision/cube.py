@@ -56,6 +56,8 @@ from vision.images import Image, lab_distance
 
 FloatArray = npt.NDArray[np.float64]
 Floats = npt.NDArray[np.float32]
+#: places in field pixels, each with how strongly it stands out: (x, y, presence)
+Places = list[tuple[float, float, float]]
 
 CUBE_VALUES = (2, 4, 8, 16, 32, 64)
 #: pixels per checker radius in the view the cube is looked for in
@@ -157,7 +159,8 @@ def locate_field_cube(
     bar that are surely checkers (x, y, radius; a round rim): a blank thing there is no cube's
     emblem (its face is read there all the same: a cube taken for one still shows its number)."""
     best: tuple[float, int | None, float, float, float] | None = None
-    candidates = find_cube(image, field, checkers)
+    middle, bar, around = find_cube_zones(image, field, checkers, around=SCREENED)
+    candidates = [*middle, *bar, *_likeliest(image, field, around)]
     blank = find_cube(image, field, checkers, on_bar) if on_bar else candidates
     places = list(candidates)
     if places:  # the bar's middle, read also a little up and down the bar
@@ -220,6 +223,23 @@ def locate_field_cube(
         numbered = True
     confidence = float(np.clip(match, 0.0, 1.0))
     return FieldCube(CubeReading(value, place, round(confidence, 4)), x, y, numbered)
+
+
+#: round the field this many places that stand out are looked at, and the :data:`CANDIDATES`
+#: the cube-face model most takes for a numbered face (read once, unturned) are read: a light
+#: cube on a light frame stands out less than a hinge, a joint or the trays' checkers
+SCREENED = 36
+
+
+def _likeliest(image: Image, field: Field, places: Places) -> Places:
+    """Of ``places`` (round the field), the :data:`CANDIDATES` the cube-face model most takes for
+    a cube's numbered face, likeliest first; all of them, as they are, where there are no more."""
+    if len(places) <= CANDIDATES or not USE_MODEL:
+        return list(places)[:CANDIDATES]
+    guesses = read_cube_faces(image, field, [(x, y) for x, y, _p in places], 1)
+    numbered = [g.probability if g.value is not None else 1.0 - g.probability for g in guesses]
+    order = sorted(range(len(places)), key=lambda k: -numbered[k])
+    return [places[k] for k in order[:CANDIDATES]]
 
 
 #: the cube-face model (:mod:`vision.cube_model`) reads each place and the face the shape
@@ -356,8 +376,24 @@ def find_cube(
     checkers: Sequence[tuple[float, float, float]] = (),
     on_bar: Sequence[tuple[float, float, float]] = (),
 ) -> list[tuple[float, float, float]]:
-    """Where the cube may lie (field pixels) and how strongly each place stands out, strongest
-    first (none when nothing stands out).
+    """Where the cube may lie (field pixels) and how strongly each place stands out: the bar's
+    middle, then the bar's places and those round the field (:func:`find_cube_zones`), each
+    strongest first."""
+    middle, bar, around = find_cube_zones(image, field, checkers, on_bar)
+    return [*middle, *bar, *around]
+
+
+def find_cube_zones(
+    image: Image,
+    field: Field,
+    checkers: Sequence[tuple[float, float, float]] = (),
+    on_bar: Sequence[tuple[float, float, float]] = (),
+    around: int = CANDIDATES,
+) -> tuple[Places, Places, Places]:
+    """Where the cube may lie (field pixels) and how strongly each place stands out: the bar's
+    middle (always looked at; none when the bar is not in the picture), up to
+    :data:`CANDIDATES` places on the bar and up to ``around`` round the field, each strongest
+    first.
 
     Looked for on the bar and round the field (not on the points, where it does not rest, nor
     where ``checkers`` lie off the bar or ``on_bar`` checkers, known by their round rims, lie on
@@ -433,28 +469,31 @@ def find_cube(
     middle_row = round((my + field.height / 2) * scale)
     reach = round(CENTRED_REACH * SEARCH_RADIUS)
     window = score[max(middle_row - reach, 0) : middle_row + reach + 1, b0:b1]
-    found: list[tuple[float, float, float]] = []
+    middle: Places = []
     if window.size:
         peak_row, peak_column = np.unravel_index(int(np.argmax(window)), window.shape)
         top_row, left_column = int(peak_row) + max(middle_row - reach, 0), int(peak_column) + b0
-        found.append(
+        middle.append(
             (left_column / scale - mx, top_row / scale - my, float(score[top_row, left_column]))
         )
     bar_zone = np.zeros_like(peaks)
     bar_zone[:, b0:b1] = True
     # the bar (where a cube mostly rests) and round the field, each with its own few
-    for zone in (peaks & bar_zone, peaks & ~bar_zone):
+    zones: list[Places] = []
+    for zone, most in ((peaks & bar_zone, CANDIDATES), (peaks & ~bar_zone, around)):
         ys, xs = np.nonzero(zone)
         chosen: list[tuple[int, int]] = []
+        found: Places = []
         for k in np.argsort(-score[ys, xs]):
             row, column = int(ys[k]), int(xs[k])
             if any(abs(row - r) < side and abs(column - c) < side for r, c in chosen):
                 continue  # the same thing again, a pixel or two on
             chosen.append((row, column))
             found.append((column / scale - mx, row / scale - my, float(score[row, column])))
-            if len(chosen) == CANDIDATES:
+            if len(chosen) == most:
                 break
-    return found
+        zones.append(found)
+    return middle, zones[0], zones[1]
 
 
 #: the numbers a cube shows, as the glyphs read along them

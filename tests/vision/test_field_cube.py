@@ -414,6 +414,14 @@ def test_an_owned_cube_on_the_frame_is_read_among_more_things_standing_out(
     _reads_its_labelled_cube(folder, name)
 
 
+def test_a_light_cube_on_a_light_frame_is_read_among_more_things_standing_out() -> None:
+    """A committed render whose white cube lies on the light frame beyond the field's top, where
+    eighteen other places round the field stand out more (more than the CANDIDATES read): of
+    the SCREENED places the cube-face model takes it the likeliest for a numbered face, and it
+    is read."""
+    _reads_its_labelled_cube("photoreal-tune15", "tournament-felt-070249")
+
+
 @pytest.mark.parametrize(
     ("folder", "name"),
     [
