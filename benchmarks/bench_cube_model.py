@@ -41,9 +41,7 @@ from vision.cube_model import (
 )
 from vision.dice_model import load_model
 from vision.errors import VisionError
-from vision.field_board import calibrate_field, standing_for
-from vision.images import load_image
-from vision.synth.photoreal import box_middle
+from vision.synth.photoreal import box_middle, calibrated_on_itself
 
 
 def cubes_of(folder: Path, split: str) -> tuple[list[np.ndarray], list[int]]:
@@ -58,13 +56,8 @@ def cubes_of(folder: Path, split: str) -> tuple[list[np.ndarray], list[int]]:
             continue
         if split != "all" and label.get("split") != split:
             continue
-        image = load_image(label_file.with_name(str(label["image"])))
         try:
-            field = calibrate_field(
-                image,
-                [tuple(corner) for corner in label["field_corners"]],
-                standing=standing_for(label.get("variant", "backgammon")),
-            ).field
+            image, field = calibrated_on_itself(label_file, label)
         except VisionError as error:
             print(f"{label_file.name}: left out, calibration refused: {error}")
             continue

@@ -55,10 +55,8 @@ from vision.cube_model import (  # noqa: E402
 )
 from vision.dice_model import load_model  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
-from vision.field_board import calibrate_field, standing_for  # noqa: E402
-from vision.images import load_image  # noqa: E402
 from vision.synth import dice_devset  # noqa: E402
-from vision.synth.photoreal import box_middle  # noqa: E402
+from vision.synth.photoreal import box_middle, calibrated_on_itself  # noqa: E402
 
 Crops = list[npt.NDArray[np.uint8]]
 #: every photoreal set in the repository; only its renders labelled ``split: tune`` are used
@@ -266,13 +264,8 @@ def photoreal_examples(seed: int, folder: Path, copies: int) -> tuple[Crops, lis
             continue
         if "field_corners" not in label or label.get("occluded"):
             continue
-        image = load_image(label_file.with_name(label["image"]))
         try:
-            field = calibrate_field(
-                image,
-                [tuple(c) for c in label["field_corners"]],
-                standing=standing_for(label.get("variant", "backgammon")),
-            ).field
+            image, field = calibrated_on_itself(label_file, label)
         except VisionError as error:
             print(f"  {label_file.name} left out: {error}", flush=True)
             continue

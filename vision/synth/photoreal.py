@@ -54,6 +54,18 @@ def camera_faults(image: Image, quality: int, noise: float, rng: np.random.Gener
     return image
 
 
+def calibrated_on_itself(label_file: Path, label: dict[str, Any]) -> tuple[Image, Field]:
+    """The frame of the render labelled by ``label`` (read from ``label_file``) and its field,
+    calibrated on that frame with its labelled corners and its game's standing stacks.
+
+    Raises :class:`vision.errors.VisionError` when calibration refuses the frame.
+    """
+    image = load_image(label_file.with_name(str(label["image"])))
+    corners = [tuple(c) for c in label["field_corners"]]
+    standing = standing_for(label.get("variant", "backgammon"))
+    return image, calibrate_field(image, corners, standing=standing).field
+
+
 def labelled_field(
     label_file: Path, label: dict[str, Any], fault: Callable[[Image], Image] | None = None
 ) -> LabelledField:
@@ -63,10 +75,7 @@ def labelled_field(
 
     Raises :class:`vision.errors.VisionError` when calibration refuses the frame.
     """
-    image = load_image(label_file.with_name(label["image"]))
-    corners = [tuple(c) for c in label["field_corners"]]
-    standing = standing_for(label.get("variant", "backgammon"))
-    field = calibrate_field(image, corners, standing=standing).field
+    image, field = calibrated_on_itself(label_file, label)
     if fault is not None:
         image = fault(image)
     to_field = field.homography()
