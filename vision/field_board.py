@@ -1003,21 +1003,18 @@ def read_field(
         cube = None
     if found is not None and cube is not None:
         evidence.checkers["bar"] = _not_the_cube(evidence.checkers.get("bar", []), found, rounded)
-    # a point's only checker ringing less than clearly may be a die lying on the point (not a
-    # stack standing at a point's base, told by its colour, not its ring)
+    # a row's last checker (a point's only one) ringing less than clearly may be a die lying
+    # at the row's end (not a stack standing at a point's base, told by its colour, not its ring)
+    ends = [_row_end(field, location, row) for location, row in evidence.checkers.items()]
     doubtful = [
-        row[0]
-        for location, row in evidence.checkers.items()
-        if location != "bar"
-        and location not in standing
-        and len(row) == 1
-        and row[0].score < settings.clear
+        end
+        for location, end in zip(evidence.checkers, ends, strict=True)
+        if end is not None and location not in standing and end.score < settings.clear
     ]
     dice = field_dice(top, field, evidence, calibration.empty, strips=strips, doubtful=doubtful)
     displaced = {id(c) for c in dice.displaced}
     for location, row in evidence.checkers.items():
-        if any(id(c) in displaced for c in row):
-            evidence.checkers[location] = []
+        evidence.checkers[location] = [c for c in row if id(c) not in displaced]
     light = None
     if strips is not None and calibration.empty is not None:
         light = _local_light(_all_checkers(evidence), strips, calibration.empty, field)
@@ -1167,7 +1164,8 @@ def field_dice(
       or a printed word have the board itself around them.
 
     A roll is two dice: when more faces remain, the two that stand out most from the board are
-    kept (the others are the board's own marks that came closest to passing for dice).
+    kept (the others are the board's own marks that came closest to passing for dice), unless the
+    die-face model has read them (below).
 
     With ``learned`` (the default) the die-face model of :mod:`vision.dice_model` has its say
     too. Of each face read from pips it keeps only one it takes for a flat die's face (not for a
@@ -1177,8 +1175,10 @@ def field_dice(
     often too faint to make out one by one, the face as a whole is not); the places it is fairly
     sure of are read again in their eight turns and mirror images, and kept when the mean of
     those readings is sure of a face. Its own readings are the mean of the eight views as well.
+    Where more than two places hold a face, the roll is the two the model is surest hold a flat
+    die's face (the sum of its shares for the six counts), then those standing out most.
 
-    ``doubtful`` checkers (a point's only checker, ringing less than clearly) may be a die
+    ``doubtful`` checkers (a row's last checker, ringing less than clearly) may be a die
     taken for a checker: one thing lies in one place, and a die's face there, read as any other,
     tells it. Dice are looked for over them too, and a die whose middle lies within
     :data:`ON_PLACE` radii of one's middle is not held to lie off its rim; those a die of the
@@ -1192,7 +1192,7 @@ def field_dice(
         FaceGuess,
         classify_crops,
         cut_square,
-        judge_faces,
+        judged_faces,
     )
 
     radius = geometry.radius
@@ -1333,12 +1333,18 @@ def field_dice(
         )
 
     aside: list[DieReading] = []
+    sure_of: dict[int, float] = {}  # how sure the model is that a reading's place holds a face
     if learned and found:  # the model's word on each face
         # a face is kept where the model takes it for a flat die's: a board's mark or a die
         # leaning on a checker, read from "pips", is not
-        verdicts = judge_faces(grey, [d for _b, _s, d in found], [(side,)] * len(found))
-        aside = [d for (_b, _s, d), v in zip(found, verdicts, strict=True) if v is None]
-        found = [(b, s, v) for (b, s, _d), v in zip(found, verdicts, strict=True) if v is not None]
+        verdicts = judged_faces(grey, [d for _b, _s, d in found], [(side,)] * len(found))
+        aside = [d for (_b, _s, d), (v, _g) in zip(found, verdicts, strict=True) if v is None]
+        kept: list[tuple[bool, float, DieReading]] = []
+        for (body, standing, _d), (verdict, guess) in zip(found, verdicts, strict=True):
+            if verdict is not None:
+                kept.append((body, standing, verdict))
+                sure_of[id(verdict)] = guess.face_probability
+        found = kept
     if learned and contrast is not None and len(one_per_place(found)) < 2:
         # fewer than two dice made out from their pips: the model reads every place where
         # something compact lies on the board, half a die apart, and again a quarter of a die
@@ -1388,9 +1394,11 @@ def field_dice(
             standing = judged(die)
             if standing is not None:
                 found.append((True, standing, die))
+                sure_of[id(die)] = guesses[k].face_probability
                 taken.append((x, y))
     placed = one_per_place(found)
-    placed.sort(key=lambda item: (-item[0], -item[1].confidence))
+    # the two the model is surest of (where it has read them), then those standing out most
+    placed.sort(key=lambda item: (-sure_of.get(id(item[1]), 0.0), -item[0], -item[1].confidence))
     bar_middle = (geometry.bar[0] + geometry.bar[1]) / 2
 
     def in_camera(die: DieReading) -> DieReading:
@@ -1409,6 +1417,15 @@ def field_dice(
         d for d in doubtful if any(_lies_on(*centre(die), d) for _s, die in placed[:2])
     )
     return FieldDice(tuple(readings), tuple(in_camera(die) for die in aside), displaced)
+
+
+def _row_end(geometry: Field, location: str, row: Sequence[Checker]) -> Checker | None:
+    """The checker of a point's ``row`` farthest from the point's base (None on the bar, or
+    where the row is empty)."""
+    if location == "bar" or not row:
+        return None
+    _left, _right, base, direction = geometry.column(location)
+    return max(row, key=lambda c: direction * (c.y - base))
 
 
 #: a die's middle this near a checker's middle (in its radii) lies on its place: the two are one
