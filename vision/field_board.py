@@ -1338,10 +1338,11 @@ def field_dice(
         # a face is kept where the model takes it for a flat die's: a board's mark or a die
         # leaning on a checker, read from "pips", is not
         verdicts = judged_faces(grey, [d for _b, _s, d in found], [(side,)] * len(found))
-        aside = [d for (_b, _s, d), (v, _g) in zip(found, verdicts, strict=True) if v is None]
         kept: list[tuple[bool, float, DieReading]] = []
-        for (body, standing, _d), (verdict, guess) in zip(found, verdicts, strict=True):
-            if verdict is not None:
+        for (body, standing, die), (verdict, guess) in zip(found, verdicts, strict=True):
+            if verdict is None:
+                aside.append(die)
+            else:
                 kept.append((body, standing, verdict))
                 sure_of[id(verdict)] = guess.face_probability
         found = kept
