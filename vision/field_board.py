@@ -54,6 +54,7 @@ from vision.field_reader import (
     Stand,
     classify,
     find_checkers,
+    lay_bare_stacks,
     learn_colours,
     recount_stacks,
     ring_confidence,
@@ -273,9 +274,14 @@ def _calibrate(
     found = _all_checkers(evidence)
     # where a stack may stand, the bare board is the same colour's base on the other points
     empty = learn_empty_board(top, geometry, [*found, *_stack_bases(geometry, standing)])
+    # a set piled in tall stacks may ring nowhere: the stack counter's rows on the points where
+    # the rings found nothing stand for it, where their places are unlike the bare board
+    laid = _counted_stacks(top, geometry, evidence, settings, empty) if not standing else []
+    if laid:
+        empty = learn_empty_board(top, geometry, [*found, *laid])
     # two sets must ring on the field whatever the game (else the frame is refused: no board, the
     # corners not a field's); where stacks may stand, each side's own points then tell its colour
-    colours = _learn_sets(evidence, geometry, empty, settings.present)
+    colours = _learn_sets(evidence, geometry, empty, settings.present, laid)
     if standing:
         colours = _standing_colours(field_lab(top), geometry, evidence, empty, standing) or colours
     if swap:
@@ -288,8 +294,33 @@ def _calibrate(
 BASES_ALIKE = 1
 
 
+def _counted_stacks(
+    top: Image, geometry: Field, evidence: FieldEvidence, settings: RingSettings, empty: EmptyBoard
+) -> list[Checker]:
+    """The checkers the stack counter lays on the points where the rings found none
+    (:func:`lay_bare_stacks`; ``evidence`` is left as it was), each row only where none of its
+    places has the bare board's colour (:data:`BOARD_LIKE`): a bare point counted as a stack is
+    no sample of a set. One per place of the row: a place's colour is the sample."""
+    lab = field_lab(top)
+
+    def unlike_board(x: float, y: float, radius: float) -> bool | None:
+        disc = _disc_middle(lab, x, y, radius)
+        board = empty.colour_at(geometry, x, y)
+        if disc is None or board is None:
+            return False
+        return None if lab_distance(disc, board) > BOARD_LIKE else False
+
+    counted = FieldEvidence(dict(evidence.checkers), pitch=evidence.pitch)
+    lay_bare_stacks(top, geometry, counted, settings, unlike_board)
+    return [c for location in counted.laid for c in counted.checkers[location] if c.layer <= 1]
+
+
 def _learn_sets(
-    evidence: FieldEvidence, geometry: Field, empty: EmptyBoard, present: float
+    evidence: FieldEvidence,
+    geometry: Field,
+    empty: EmptyBoard,
+    present: float,
+    laid: Sequence[Checker] = (),
 ) -> CheckerColours:
     """The two checker sets among the rings calibration found (``evidence``). The base of an
     empty point, between its triangle's sides and the frame, rings nearly as true as a weak
@@ -316,9 +347,9 @@ def _learn_sets(
     }
     kept = [c for c in found if id(c) not in bases]
     try:
-        return _learn_from(kept, present)
+        return _learn_from(kept, present, laid)
     except CalibrationError:
-        return _learn_from(found, present)
+        return _learn_from(found, present, laid)
 
 
 def _board_coloured(checker: Checker, geometry: Field, empty: EmptyBoard) -> bool:
@@ -327,12 +358,15 @@ def _board_coloured(checker: Checker, geometry: Field, empty: EmptyBoard) -> boo
     return board is not None and float(lab_distance(np.array(checker.lab), board)) <= BOARD_LIKE
 
 
-def _learn_from(rings: Sequence[Checker], present: float) -> CheckerColours:
+def _learn_from(
+    rings: Sequence[Checker], present: float, laid: Sequence[Checker] = ()
+) -> CheckerColours:
     """:func:`learn_colours` of the ``rings`` that ring true (score ``present`` or more), not
     only the clearest: dark checkers on a dark board ring less clearly, and would be left out;
-    of all the ``rings`` where fewer than six ring true."""
+    of all the ``rings`` where fewer than six ring true; with the stack counter's ``laid``
+    checkers (no ring found them) either way, though the rings alone must be four or more."""
     clear = [c for c in rings if c.score >= present]
-    return learn_colours(clear if len(clear) >= 6 else rings)
+    return learn_colours(clear if len(clear) >= 6 else rings, laid)
 
 
 def _standing_colours(
@@ -1454,12 +1488,9 @@ def _voucher(
     empty = calibration.empty
 
     def vouch(x: float, y: float, radius: float) -> bool | None:
-        r = max(2, round(radius * 0.5))
-        xi, yi = round(x), round(y)
-        patch = lab[max(yi - r, 0) : yi + r + 1, max(xi - r, 0) : xi + r + 1].reshape(-1, 3)
-        if not patch.size:
+        disc = _disc_middle(lab, x, y, radius)
+        if disc is None:
             return False
-        disc = np.median(patch, axis=0)
         to_set = float(lab_distance(disc, sets).min())
         board = None if empty is None else empty.colour_at(calibration.field, x, y)
         if empty is not None and not empty.seen_at(calibration.field, x, y):
@@ -1481,6 +1512,15 @@ def _voucher(
         return False
 
     return vouch
+
+
+def _disc_middle(lab: FloatArray, x: float, y: float, radius: float) -> FloatArray | None:
+    """The median colour of the middle of a disc at (x, y) (a square of half a radius either
+    side) in the rectified field's ``lab``; None where that lies off the field."""
+    r = max(2, round(radius * 0.5))
+    xi, yi = round(x), round(y)
+    patch = lab[max(yi - r, 0) : yi + r + 1, max(xi - r, 0) : xi + r + 1].reshape(-1, 3)
+    return np.median(patch, axis=0) if patch.size else None
 
 
 #: Arabic Shesh Besh's stacks stand on each side's points 1 to 6 (White's p1..p6, Black's

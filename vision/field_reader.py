@@ -24,7 +24,7 @@ from sheshbesh.locations import POINT_LOCATIONS
 from vision.errors import CalibrationError
 from vision.field import Field
 from vision.images import Image
-from vision.stack_model import count_points
+from vision.stack_model import StackGuess, count_points
 
 FloatArray = npt.NDArray[np.float64]
 #: a field's colours, Lab as floats (:func:`field_colours`)
@@ -635,14 +635,7 @@ def recount_stacks(
             if guess.count >= BARE_LEAST and guess.probability >= BARE_SURE:
                 if lab is None:
                     lab = field_colours(top)
-                laid = _laid(lab, geometry, location, min(guess.count, settings.full_row), pitch)
-                if vouch is not None and any(vouch(c.x, c.y, c.radius) is False for c in laid):
-                    continue
-                evidence.checkers[location] = _piled(
-                    laid, guess.count, pitch, geometry.column(location)[3], settings.full_row
-                )
-                evidence.counted[location] = guess.probability
-                evidence.laid.append(location)
+                _lay(lab, geometry, evidence, location, guess, settings, vouch)
             continue
         if (
             guess.probability < STACK_SURE
@@ -653,6 +646,50 @@ def recount_stacks(
         direction = geometry.column(location)[3]
         evidence.checkers[location] = _piled(row, guess.count, pitch, direction, settings.full_row)
         evidence.counted[location] = guess.probability
+
+
+def lay_bare_stacks(
+    top: Image,
+    geometry: Field,
+    evidence: FieldEvidence,
+    settings: RingSettings,
+    vouch: Vouch | None = None,
+) -> None:
+    """The stack counter's rows on the points where the rings found nothing, laid as
+    :func:`recount_stacks` lays them there (and only there): calibration learns the checker
+    sets with them, since a set piled in one tall stack (a bear-off) may show no rim that rings
+    true, and the other set's rings alone would then be split into two."""
+    if not USE_STACK_MODEL:
+        return
+    bare = [location for location in POINT_LOCATIONS if not evidence.checkers.get(location)]
+    lab: LabArray | None = None
+    for location, guess in zip(bare, count_points(top, geometry, bare), strict=True):
+        if guess.count >= BARE_LEAST and guess.probability >= BARE_SURE:
+            if lab is None:
+                lab = field_colours(top)
+            _lay(lab, geometry, evidence, location, guess, settings, vouch)
+
+
+def _lay(
+    lab: LabArray,
+    geometry: Field,
+    evidence: FieldEvidence,
+    location: str,
+    guess: StackGuess,
+    settings: RingSettings,
+    vouch: Vouch | None,
+) -> None:
+    """Lay the counter's ``guess`` on the bare point ``location`` (see :func:`recount_stacks`)
+    unless ``vouch`` calls a place of its row plainly the bare board."""
+    pitch = evidence.pitch or 2 * geometry.radius
+    laid = _laid(lab, geometry, location, min(guess.count, settings.full_row), pitch)
+    if vouch is not None and any(vouch(c.x, c.y, c.radius) is False for c in laid):
+        return
+    evidence.checkers[location] = _piled(
+        laid, guess.count, pitch, geometry.column(location)[3], settings.full_row
+    )
+    evidence.counted[location] = guess.probability
+    evidence.laid.append(location)
 
 
 def _laid(
@@ -837,8 +874,9 @@ def _two_means(
     return a, b, is_a
 
 
-def learn_colours(checkers: Sequence[Checker]) -> CheckerColours:
-    """The two checker sets among ``checkers`` (any position), the lighter as White.
+def learn_colours(checkers: Sequence[Checker], also: Sequence[Checker] = ()) -> CheckerColours:
+    """The two checker sets among ``checkers`` (any position), the lighter as White; ``also``:
+    more samples of them, which do not count towards the four checkers that must be found.
 
     Raises :class:`CalibrationError` when there are too few checkers or only one set.
     """
@@ -847,7 +885,7 @@ def learn_colours(checkers: Sequence[Checker]) -> CheckerColours:
             f"only {len(checkers)} checkers found on the field; two checker sets cannot be found "
             "(are the corners those of the playing field?)"
         )
-    samples = np.array([c.lab for c in checkers], np.float64)
+    samples = np.array([c.lab for c in [*checkers, *also]], np.float64)
     order = np.argsort(samples[:, 0])
     light, dark, is_light = _two_means(samples, (samples[order[-1]], samples[order[0]]))
     if is_light.all() or not is_light.any():

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.field_board as field_board
 import vision.field_reader as field_reader
 from sheshbesh.locations import POINT_LOCATIONS
 from tests.scripts import run_script
@@ -239,3 +240,24 @@ def test_a_hand_the_counter_takes_for_stacks_is_still_a_hand(
     laid = [p for p in bare if observation.count(p, "white") + observation.count(p, "black") == 6]
     assert len(laid) >= 4
     assert observation.state == "occluded"
+
+
+def test_a_set_piled_where_no_rim_rings_is_learned_from_the_counter_s_row(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a tuning render of a bear-off: all of Black's checkers left are six navy ones piled on
+    # p24, far from the tilted camera, and no rim of them rings; the rings find White's and a
+    # die's and a point's, and the two sets learned from those alone are wrong (the darker one
+    # a point's colour), so the navy stack is the bare board to colour and never laid
+    stem = ROOT / "tests" / "data" / "photoreal-tune13" / "tournament-leather-050031"
+    labels, image, calibration = _calibrated(stem)
+    assert labels["locations"]["p24"] == {"white": 0, "black": 6}
+    navy = np.array(calibration.colours.black)
+    assert navy[0] < 100 and navy[2] < 128  # dark and blue (Lab): the navy set
+    stack = read_field(image, calibration).locations["p24"]
+    assert (stack.white, stack.black) == (0, 6)
+    monkeypatch.setattr(field_board, "_counted_stacks", lambda *_args: [])
+    rings_only = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
+    assert np.array(rings_only.colours.black)[0] > 100
+    missed = read_field(image, rings_only).locations["p24"]
+    assert (missed.white, missed.black) == (0, 0)
