@@ -298,9 +298,10 @@ def _counted_stacks(
     top: Image, geometry: Field, evidence: FieldEvidence, settings: RingSettings, empty: EmptyBoard
 ) -> list[Checker]:
     """The checkers the stack counter lays on the points where the rings found none
-    (:func:`lay_bare_stacks`; ``evidence`` is left as it was), each row only where none of its
-    places has the bare board's colour (:data:`BOARD_LIKE`): a bare point counted as a stack is
-    no sample of a set. One per place of the row: a place's colour is the sample."""
+    (:func:`lay_bare_stacks`; ``evidence`` is left as it was), each row only where no more than
+    one of its places has the bare board's colour (:data:`BOARD_LIKE`; the reader's own rule): a
+    bare point counted as a stack is no sample of a set. One per place of the row: a place's
+    colour is the sample."""
     lab = field_lab(top)
 
     def unlike_board(x: float, y: float, radius: float) -> bool | None:

@@ -618,8 +618,9 @@ def recount_stacks(
     :data:`BARE_SURE` sure lays that many there: a row from the point's base at the row's
     pitch (a pyramid past a full row), each checker with the colour of its own place and the
     score 0 (no ring found it); but only where ``vouch`` (colour, as :func:`_row` asks it) says
-    of no place of that row that it is plainly the bare board (the counter, shown a bare
-    point's pattern it never learned, may count it as a stack; colour is the second witness)."""
+    of no more than one place of that row that it is plainly the bare board (the counter, shown
+    a bare point's pattern it never learned, may count it as a stack; colour is the second
+    witness)."""
     if not USE_STACK_MODEL:
         return
     asked = [
@@ -680,10 +681,12 @@ def _lay(
     vouch: Vouch | None,
 ) -> None:
     """Lay the counter's ``guess`` on the bare point ``location`` (see :func:`recount_stacks`)
-    unless ``vouch`` calls a place of its row plainly the bare board."""
+    unless ``vouch`` calls more than one place of its row plainly the bare board (the counter
+    is sure of the stack; one place of it may be lit or piled so that its colour passes for the
+    board's, where every place of a bare point's does)."""
     pitch = evidence.pitch or 2 * geometry.radius
     laid = _laid(lab, geometry, location, min(guess.count, settings.full_row), pitch)
-    if vouch is not None and any(vouch(c.x, c.y, c.radius) is False for c in laid):
+    if vouch is not None and sum(vouch(c.x, c.y, c.radius) is False for c in laid) > 1:
         return
     evidence.checkers[location] = _piled(
         laid, guess.count, pitch, geometry.column(location)[3], settings.full_row

@@ -261,3 +261,16 @@ def test_a_set_piled_where_no_rim_rings_is_learned_from_the_counter_s_row(
     assert np.array(rings_only.colours.black)[0] > 100
     missed = read_field(image, rings_only).locations["p24"]
     assert (missed.white, missed.black) == (0, 0)
+
+
+def test_a_stack_is_laid_where_colour_calls_one_place_of_its_row_bare() -> None:
+    # a tuning render of a bear-off: Black's fifteen green checkers piled on p23 of a green
+    # field, none ringing; calibration's colour calls the fifth place of the counter's row there
+    # the bare field and the other four not, and learns the green set from that row
+    stem = ROOT / "tests" / "data" / "photoreal-tune13" / "tournament-leather-050204"
+    labels, image, calibration = _calibrated(stem)
+    assert labels["locations"]["p23"] == {"white": 0, "black": 15}
+    green = np.array(calibration.colours.black)
+    assert green[1] < 115  # Lab a well under 128: the green set, not a grey or a point's colour
+    stack = read_field(image, calibration).locations["p23"]
+    assert (stack.white, stack.black) == (0, 15)
