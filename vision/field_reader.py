@@ -594,7 +594,8 @@ USE_STACK_MODEL = True
 #: it is asked about the points where the rings found nothing too (a stack of a colour near the
 #: point's own, or the field's, may show no rim that rings true): there its count stands where it
 #: names at least ``BARE_LEAST`` checkers and is at least ``BARE_SURE`` sure (a bare point's
-#: base and its edges pass for one checker now and then, seldom for two)
+#: base and its edges pass for one checker now and then, seldom for two), and one checker, as
+#: sure, where colour vouches for it (:func:`_lay`)
 BARE_LEAST = 2
 BARE_SURE = 0.95
 
@@ -620,7 +621,8 @@ def recount_stacks(
     score 0 (no ring found it); but only where ``vouch`` (colour, as :func:`_row` asks it) says
     of no more than one place of that row that it is plainly the bare board (the counter, shown
     a bare point's pattern it never learned, may count it as a stack; colour is the second
-    witness)."""
+    witness). A count of one, as sure, lays a lone checker at the base only where ``vouch``
+    says its colour is a checker's."""
     if not USE_STACK_MODEL:
         return
     asked = [
@@ -633,7 +635,8 @@ def recount_stacks(
     for location, guess in zip(asked, count_points(top, geometry, asked), strict=True):
         row = evidence.checkers.get(location, [])
         if not row:
-            if guess.count >= BARE_LEAST and guess.probability >= BARE_SURE:
+            lone = guess.count == 1 and vouch is not None
+            if (guess.count >= BARE_LEAST or lone) and guess.probability >= BARE_SURE:
                 if lab is None:
                     lab = field_colours(top)
                 _lay(lab, geometry, evidence, location, guess, settings, vouch)
@@ -683,10 +686,13 @@ def _lay(
     """Lay the counter's ``guess`` on the bare point ``location`` (see :func:`recount_stacks`)
     unless ``vouch`` calls more than one place of its row plainly the bare board (the counter
     is sure of the stack; one place of it may be lit or piled so that its colour passes for the
-    board's, where every place of a bare point's does)."""
+    board's, where every place of a bare point's does); a lone checker only where ``vouch``
+    says its colour is a checker's (a bare point's base passes for one to the counter now and
+    then, and is the board's colour)."""
     pitch = evidence.pitch or 2 * geometry.radius
     laid = _laid(lab, geometry, location, min(guess.count, settings.full_row), pitch)
-    if vouch is not None and sum(vouch(c.x, c.y, c.radius) is False for c in laid) > 1:
+    said = [None if vouch is None else vouch(c.x, c.y, c.radius) for c in laid]
+    if said.count(False) > 1 or (len(laid) == 1 and said != [True]):
         return
     evidence.checkers[location] = _piled(
         laid, guess.count, pitch, geometry.column(location)[3], settings.full_row

@@ -5,6 +5,7 @@ a file that is no model. No training here but the slow smoke test of the script.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -193,17 +194,22 @@ def test_a_count_on_a_point_colour_says_is_bare_is_not_laid(
         "count_points",
         lambda _t, _f, locations: [StackGuess(4, 0.99)] * len(locations),
     )
-    bare_at = {(round(field.column("p5")[2] + field.column("p5")[3] * field.radius))}
+    _left, _right, base, direction = field.column("p5")
+    first, second = (round(base + direction * (field.radius + k * 50.0)) for k in (0, 1))
 
-    def vouch(_x: float, y: float, _radius: float) -> bool | None:
-        return False if round(y) in bare_at else None  # plainly bare at the point's base
+    def bare_at(*places: int) -> Callable[[float, float, float], bool | None]:
+        return lambda _x, y, _radius: False if round(y) in places else None
 
+    # plainly bare at the point's base and the place after it: not laid
     evidence = FieldEvidence(pitch=50.0)
-    field_reader.recount_stacks(top, field, evidence, RingSettings(), vouch)
+    field_reader.recount_stacks(top, field, evidence, RingSettings(), bare_at(first, second))
     assert not evidence.checkers.get("p5")
-    laid = FieldEvidence(pitch=50.0)
-    field_reader.recount_stacks(top, field, laid, RingSettings(), lambda _x, _y, _r: None)
-    assert len(laid.checkers["p5"]) == 4
+    # at one place only (a stack's place lit or piled so its colour passes for the board's),
+    # or at none: laid
+    for vouch in (bare_at(first), bare_at()):
+        laid = FieldEvidence(pitch=50.0)
+        field_reader.recount_stacks(top, field, laid, RingSettings(), vouch)
+        assert len(laid.checkers["p5"]) == 4
 
 
 def test_a_stack_the_rings_miss_is_laid_by_the_counter(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -248,7 +254,7 @@ def test_a_set_piled_where_no_rim_rings_is_learned_from_the_counter_s_row(
     # a tuning render of a bear-off: all of Black's checkers left are six navy ones piled on
     # p24, far from the tilted camera, and no rim of them rings; the rings find White's and a
     # die's and a point's, and the two sets learned from those alone are wrong (the darker one
-    # a point's colour), so the navy stack is the bare board to colour and never laid
+    # a point's colour)
     stem = ROOT / "tests" / "data" / "photoreal-tune13" / "tournament-leather-050031"
     labels, image, calibration = _calibrated(stem)
     assert labels["locations"]["p24"] == {"white": 0, "black": 6}
@@ -258,9 +264,7 @@ def test_a_set_piled_where_no_rim_rings_is_learned_from_the_counter_s_row(
     assert (stack.white, stack.black) == (0, 6)
     monkeypatch.setattr(field_board, "_counted_stacks", lambda *_args: [])
     rings_only = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
-    assert np.array(rings_only.colours.black)[0] > 100
-    missed = read_field(image, rings_only).locations["p24"]
-    assert (missed.white, missed.black) == (0, 0)
+    assert np.array(rings_only.colours.black)[0] > 100  # learned from the rings alone: no navy
 
 
 def test_a_stack_is_laid_where_colour_calls_one_place_of_its_row_bare() -> None:
@@ -274,3 +278,33 @@ def test_a_stack_is_laid_where_colour_calls_one_place_of_its_row_bare() -> None:
     assert green[1] < 115  # Lab a well under 128: the green set, not a grey or a point's colour
     stack = read_field(image, calibration).locations["p23"]
     assert (stack.white, stack.black) == (0, 15)
+
+
+def test_a_lone_checker_the_rings_miss_is_laid_where_its_colour_vouches() -> None:
+    # a tuning render: White's one beige checker on p5 rings under the reader's threshold; the
+    # counter names one, and colour says the place holds a checker's colour, not the point's
+    stem = ROOT / "tests" / "data" / "photoreal-tune12" / "wooden-folding-049004"
+    labels, image, calibration = _calibrated(stem)
+    assert labels["locations"]["p5"] == {"white": 1, "black": 0}
+    lone = read_field(image, calibration).locations["p5"]
+    assert (lone.white, lone.black) == (1, 0)
+
+
+@pytest.mark.parametrize(("said", "laid"), [(True, 1), (None, 0), (False, 0)])
+def test_a_lone_checker_is_laid_only_where_colour_vouches_for_it(
+    monkeypatch: pytest.MonkeyPatch, said: bool | None, laid: int
+) -> None:
+    # the counter sure of one checker on a bare point: a bare point's base passes for one to
+    # it now and then, so colour must say a checker's colour lies there (None: the board has a
+    # checker set's own colour there, and colour cannot tell)
+    field, top = _bare_field_with_a_light_point("p5")
+    monkeypatch.setattr(
+        field_reader,
+        "count_points",
+        lambda _top, _field, locations: [
+            StackGuess(1, 1.0) if location == "p5" else StackGuess(0, 1.0) for location in locations
+        ],
+    )
+    evidence = FieldEvidence(pitch=50.0)
+    field_reader.recount_stacks(top, field, evidence, RingSettings(), lambda _x, _y, _r: said)
+    assert len(evidence.checkers.get("p5", [])) == laid
