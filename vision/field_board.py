@@ -882,14 +882,11 @@ def _frame_beside(bands: Sequence[Image], geometry: Field) -> list[npt.NDArray[n
     """The frame along the field's top and bottom sides (``bands``, rectified at
     :func:`frame_rows`), in cells of :data:`FRAME_CELL` points: for each side, which cells hold
     something that crosses the frame (see :data:`FRAME_STRANGE`, :data:`FRAME_EDGES`,
-    :data:`ARM_WIDTH`); never a cell the camera does not see, nor one crossed on both sides
-    alike (within :data:`FRAME_STRANGE` of each other: a fitting of the board's, such as a
-    hinge)."""
+    :data:`ARM_WIDTH`); never a cell the camera does not see."""
     cells = _frame_cells(geometry)
     bounds = (np.arange(cells + 1) * geometry.width / cells).round().astype(int)
     spans = list(itertools.pairwise(bounds))
-    sides: list[npt.NDArray[np.bool_]] = []
-    looks: list[FloatArray] = []  # each side's cells' colours
+    sides = []
     for band, (first, last) in zip(bands, frame_rows(geometry), strict=True):
         lab = cv2.cvtColor(band, cv2.COLOR_BGR2LAB).astype(np.float64)
         colours = np.array([lab[:, a:b].reshape(-1, 3).mean(0) for a, b in spans])
@@ -906,23 +903,16 @@ def _frame_beside(bands: Sequence[Image], geometry: Field) -> list[npt.NDArray[n
         ).all(axis=(1, 2))
         if not seen.any():
             sides.append(np.zeros(cells, bool))
-            looks.append(colours)
             continue
         frame = np.median(colours[seen], axis=0)
         unlike = (lab_distance(colours, frame) > FRAME_STRANGE) & ~_glare_on(colours, frame)
         edged = edges > FRAME_EDGES * (float(np.median(edges[seen])) + 1.0)
-        sides.append(np.asarray((unlike | edged) & seen, np.bool_))
-        looks.append(colours)
-    if len(sides) == 2 and len(looks) == 2:
-        # the board's own fittings (the hinges, the bar's ends, a divider) cross the frame at
-        # the same place on both sides and look alike there; an arm crosses one side
-        mirrored = sides[0] & sides[1] & (lab_distance(looks[0], looks[1]) <= FRAME_STRANGE)
-        sides = [side & ~mirrored for side in sides]
-    for crossed in sides:
+        crossed = (unlike | edged) & seen
         marked = np.flatnonzero(crossed)
         for before, after in itertools.pairwise(marked):
             if after - before <= ARM_WIDTH + 1:
                 crossed[before:after] = True
+        sides.append(np.asarray(crossed, np.bool_))
     return sides
 
 

@@ -109,22 +109,6 @@ def test_something_on_the_frame_alone_is_no_hand(seed: int) -> None:
     assert read_field(image, calibration).state != "occluded"
 
 
-@pytest.mark.parametrize("seed", [3, 8])
-def test_a_fitting_crossing_both_sides_of_the_frame_alike_is_no_arm(seed: int) -> None:
-    # a folding board's hinges cross the frame at the same place on both sides, and look alike
-    # there; beside the one at the bottom, something not made out lies at the field's edge (a
-    # die, a checker's shadow): an arm crosses one side only
-    image, calibration = _starting_frame(seed)
-    brass = (40, 150, 200)  # BGR
-    inside = _painted(image, calibration, 0.8, 1.0)
-    bottom = _painted(inside, calibration, 1.01, 1.0 + FRAME_FAR + 0.05, brass)
-    both = _painted(bottom, calibration, -FRAME_FAR - 0.05, -0.01, brass)
-    hinged = read_field(both, calibration)
-    assert hinged.extra["arm"] == 0.0
-    assert hinged.state != "occluded"
-    assert read_field(bottom, calibration).extra["arm"] >= RingSettings().arm_area
-
-
 def _glared(image: Image, calibration: FieldCalibration, top: float, bottom: float) -> Image:
     """``image`` under a soft glare over :func:`_painted`'s band: every colour there paled
     halfway towards white at the middle, less towards the glare's blurred edge, as a window's or
