@@ -659,10 +659,11 @@ def lay_bare_stacks(
     settings: RingSettings,
     vouch: Vouch | None = None,
 ) -> None:
-    """The stack counter's rows on the points where the rings found nothing, laid as
-    :func:`recount_stacks` lays them there (and only there): calibration learns the checker
-    sets with them, since a set piled in one tall stack (a bear-off) may show no rim that rings
-    true, and the other set's rings alone would then be split into two."""
+    """The stack counter's rows of :data:`BARE_LEAST` or more on the points where the rings found
+    nothing, laid as :func:`recount_stacks` lays them there (and only there; not a lone checker):
+    calibration learns the checker sets with them, since a set piled in one tall stack (a
+    bear-off) may show no rim that rings true, and the other set's rings alone would then be
+    split into two."""
     if not USE_STACK_MODEL:
         return
     bare = [location for location in POINT_LOCATIONS if not evidence.checkers.get(location)]
