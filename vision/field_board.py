@@ -1677,7 +1677,7 @@ def _observation(
     seen_rows, seen_bar = rows, bar
     for side in (True, False):
         mine = {key for key, white in white_of.items() if white == side}
-        rows, bar = _beyond_fifteen(rows, bar, mine)
+        rows, bar = _beyond_fifteen(rows, bar, mine, {*evidence.counted, *evidence.agreed})
     trimmed = {location for location, row in rows.items() if len(row) < len(seen_rows[location])}
     kept = {id(c) for c in (*bar, *(c for row in rows.values() for c in row))}
     every = [c for c in every if id(c) in kept]
@@ -1734,14 +1734,18 @@ MOST_TRIMMED = 3
 
 
 def _beyond_fifteen(
-    rows: Mapping[str, list[Checker]], bar: list[Checker], mine: AbstractSet[int]
+    rows: Mapping[str, list[Checker]],
+    bar: list[Checker],
+    mine: AbstractSet[int],
+    counted: AbstractSet[str] = frozenset(),
 ) -> tuple[dict[str, list[Checker]], list[Checker]]:
     """``rows`` and ``bar`` with the checkers of one side (the ids in ``mine``) beyond its
     fifteen taken away: checkers seen that are not there. Each time the least sure that can go
     without leaving a hole: on a row, one of its topmost layer (the last laid of a single layer),
     on the bar any; first from the stack seen tallest of those with checkers lying on others
-    (how high a stack is shows least from above), then the faintest ring. Nothing goes where
-    more than :data:`MOST_TRIMMED` would."""
+    (how high a stack is shows least from above), then the faintest ring; a point whose count
+    of a full row or more the stack counter is sure of (``counted``: it stood for it, or named
+    what the rings found) last of all. Nothing goes where more than :data:`MOST_TRIMMED` would."""
     rows = {location: list(row) for location, row in rows.items()}
     bar = list(bar)
     seen = {location: sum(1 for c in row if id(c) in mine) for location, row in rows.items()}
@@ -1749,19 +1753,20 @@ def _beyond_fifteen(
     if count > CHECKERS_PER_SIDE + MOST_TRIMMED:
         return rows, bar
     while count > CHECKERS_PER_SIDE:
-        offers: list[tuple[tuple[int, float], str, Checker]] = [
-            ((0, c.score), "bar", c) for c in bar if id(c) in mine
+        offers: list[tuple[tuple[int, int, float], str, Checker]] = [
+            ((0, 0, c.score), "bar", c) for c in bar if id(c) in mine
         ]
         for location, row in rows.items():
             own = [c for c in row if id(c) in mine]
             if not own:
                 continue
             top = max(c.layer for c in own)
+            last = 1 if location in counted else 0
             if top == 1:
-                offers.append(((0, own[-1].score), location, own[-1]))
+                offers.append(((last, 0, own[-1].score), location, own[-1]))
             else:
                 c = min((c for c in own if c.layer == top), key=lambda c: c.score)
-                offers.append(((-seen[location], c.score), location, c))
+                offers.append(((last, -seen[location], c.score), location, c))
         _key, location, gone = min(offers, key=lambda offer: offer[0])
         if location == "bar":
             bar = [c for c in bar if c is not gone]

@@ -134,6 +134,8 @@ class FieldEvidence:
     counted: dict[str, float] = field(default_factory=dict)
     #: of those, the points where the rings found nothing and the counter laid its count
     laid: list[str] = field(default_factory=list)
+    #: the points of a full row or more whose count the counter, as sure, named as the rings did
+    agreed: list[str] = field(default_factory=list)
 
 
 class Gradients:
@@ -641,11 +643,10 @@ def recount_stacks(
                     lab = field_colours(top)
                 _lay(lab, geometry, evidence, location, guess, settings, vouch)
             continue
-        if (
-            guess.probability < STACK_SURE
-            or guess.count < settings.full_row
-            or guess.count == len(row)
-        ):
+        if guess.probability < STACK_SURE or guess.count < settings.full_row:
+            continue
+        if guess.count == len(row):
+            evidence.agreed.append(location)
             continue
         direction = geometry.column(location)[3]
         evidence.checkers[location] = _piled(row, guess.count, pitch, direction, settings.full_row)

@@ -693,6 +693,20 @@ def test_a_side_seen_with_more_than_fifteen_loses_its_least_sure_checkers() -> N
     assert [len(kept[location]) for location in ("p6", "p8", "p9", "p13")] == [5, 2, 1, 5]
 
 
+def test_a_stack_the_counter_is_sure_of_loses_checkers_last() -> None:
+    # sixteen White: a pile of seven on p13 and a faint checker on the bar; the pile would give
+    # up its second layer first, but where the stack counter is sure of its count the bar's
+    # checker, seen where none is, goes instead
+    rows = _rows_of(
+        ("p6", [(0.9, 1)] * 5), ("p8", [(0.9, 1)] * 3), ("p13", [(0.9, 1)] * 5 + [(0.8, 2)] * 2)
+    )
+    bar = [Checker(5.0, 5.0, 10.0, 0.75, (200.0, 128.0, 128.0))]
+    kept, kept_bar = _beyond_fifteen(rows, bar, _ids(rows, bar))
+    assert (len(kept["p13"]), len(kept_bar)) == (6, 1)
+    kept, kept_bar = _beyond_fifteen(rows, bar, _ids(rows, bar), frozenset({"p13"}))
+    assert (len(kept["p13"]), len(kept_bar)) == (7, 0)
+
+
 def test_a_side_seen_with_many_more_than_fifteen_is_left_as_seen() -> None:
     # beyond fifteen by more than MOST_TRIMMED, a side has the other side's checkers (a
     # colour misread): taking its own away would not mend that
