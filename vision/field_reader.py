@@ -632,18 +632,11 @@ def recount_stacks(
         for location in POINT_LOCATIONS
         if not evidence.checkers.get(location) or len(evidence.checkers[location]) >= STACK_ROW
     ]
+    guesses = dict(zip(asked, count_points(top, geometry, asked), strict=True))
     pitch = evidence.pitch or 2 * geometry.radius
-    lab: LabArray | None = None  # the field's colours, taken when a bare point needs them
-    for location, guess in zip(asked, count_points(top, geometry, asked), strict=True):
+    for location, guess in guesses.items():
         row = evidence.checkers.get(location, [])
-        if not row:
-            lone = guess.count == 1 and vouch is not None
-            if (guess.count >= BARE_LEAST or lone) and guess.probability >= BARE_SURE:
-                if lab is None:
-                    lab = field_colours(top)
-                _lay(lab, geometry, evidence, location, guess, settings, vouch)
-            continue
-        if guess.probability < STACK_SURE or guess.count < settings.full_row:
+        if not row or guess.probability < STACK_SURE or guess.count < settings.full_row:
             continue
         if guess.count == len(row):
             evidence.agreed.append(location)
@@ -651,6 +644,7 @@ def recount_stacks(
         direction = geometry.column(location)[3]
         evidence.checkers[location] = _piled(row, guess.count, pitch, direction, settings.full_row)
         evidence.counted[location] = guess.probability
+    lay_bare_stacks(top, geometry, evidence, settings, vouch, guesses)
 
 
 def lay_bare_stacks(
@@ -659,18 +653,24 @@ def lay_bare_stacks(
     evidence: FieldEvidence,
     settings: RingSettings,
     vouch: Vouch | None = None,
+    guesses: Mapping[str, StackGuess] | None = None,
 ) -> None:
-    """The stack counter's rows of :data:`BARE_LEAST` or more on the points where the rings found
-    nothing, laid as :func:`recount_stacks` lays them there (and only there; not a lone checker):
-    calibration learns the checker sets with them, since a set piled in one tall stack (a
-    bear-off) may show no rim that rings true, and the other set's rings alone would then be
-    split into two."""
+    """The stack counter's counts on the points where the rings found nothing, laid as
+    :func:`recount_stacks` describes (``guesses``: the counter's, where already asked): the
+    reader's rule, and calibration's, which learns the checker sets with them, since a set piled
+    in one tall stack (a bear-off) may show no rim that rings true, and the other set's rings
+    alone would then be split into two (its ``vouch`` never says a place holds a checker's
+    colour, so it lays no lone checker)."""
     if not USE_STACK_MODEL:
         return
     bare = [location for location in POINT_LOCATIONS if not evidence.checkers.get(location)]
-    lab: LabArray | None = None
-    for location, guess in zip(bare, count_points(top, geometry, bare), strict=True):
-        if guess.count >= BARE_LEAST and guess.probability >= BARE_SURE:
+    if guesses is None:
+        guesses = dict(zip(bare, count_points(top, geometry, bare), strict=True))
+    lab: LabArray | None = None  # the field's colours, taken when a bare point needs them
+    for location in bare:
+        guess = guesses[location]
+        lone = guess.count == 1 and vouch is not None
+        if (guess.count >= BARE_LEAST or lone) and guess.probability >= BARE_SURE:
             if lab is None:
                 lab = field_colours(top)
             _lay(lab, geometry, evidence, location, guess, settings, vouch)
