@@ -189,7 +189,8 @@ def parser() -> argparse.ArgumentParser:
         choices=GENERATIONS,
         default=None,
         help="1: the committed evaluation set's generator (the default); 2 adds Shesh Besh, cube "
-        "logos, stream compression and dice leaning on checkers; 3 also leans dice on the wall",
+        "logos, stream compression and dice leaning on checkers; 3 also leans dice on the wall; 4 "
+        "adds hands resting on the board's frame",
     )
     r.add_argument(
         "--variant",

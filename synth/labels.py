@@ -27,6 +27,11 @@ on a checker or on the board's wall: the frame's rim, a tray's divider or the ra
      "style": {..., "dice": [{..., "rests_on": ""|"checker"|"wall",
                               "wall": ""|"rim-top"|"rim-bottom"|"rim-left"|"rim-right"|"bar"}]}
 
+Generation 4 keeps every key of generation 3 and says which hands rest on the board's frame
+(never over the field in the picture: such a frame is not occluded)::
+
+     "style": {..., "hands": [{..., "on_frame": bool}]}
+
 A scene made to learn dice from (``render --dice-pairs N``, N above 1) holds N pairs where it has
 dice, and says so (a label without the key holds one pair)::
 
@@ -124,6 +129,9 @@ def style_of(scene: Scene) -> dict[str, Any]:
                 entry["wall"] = die.wall
         if scene.cube is not None:
             style["cube"]["logo_kind"] = scene.cube.logo
+    if scene.generation >= 4:
+        for hand, entry in zip(scene.hands, style["hands"], strict=True):
+            entry["on_frame"] = hand.on_frame
     return style
 
 

@@ -47,8 +47,10 @@ VARIANTS: tuple[str, ...] = ("backgammon", "sheshbesh")
 #: video-stream compression and cocked dice that lean on a checker. Labels without a
 #: ``generation`` key are generation 1. 3 keeps generation 2 (whose sample
 #: ``tests/data/photoreal-sheshbesh`` it reproduces) and lets a cocked die lean on the board's wall
-#: as well as on a checker.
-GENERATIONS: tuple[int, ...] = (1, 2, 3)
+#: as well as on a checker. 4 keeps generation 3 and adds hands resting on the board's frame, their
+#: fingertips short of the field, as players' hands rest between turns (a stream's graphics
+#: round the field are drawn by ``benchmarks/bench_field.py --overlay`` on any set).
+GENERATIONS: tuple[int, ...] = (1, 2, 3, 4)
 GENERATION = 3
 #: Widest rounding of the rims' and the raised bar's top edges in the renderer: below it the wall's
 #: inner side is flat, which is where a die leaning on the wall touches it.
@@ -182,6 +184,8 @@ class Hand:
     skin: Rgb
     sleeve: Rgb
     over_field: bool
+    #: (generation 4) resting on the board's frame, fingers short of the field
+    on_frame: bool = False
 
 
 @dataclass(frozen=True)
@@ -1109,6 +1113,11 @@ def _cube(rng: random.Random, board: BoardStyle, checkers: tuple[Checker, ...]) 
 # --- hands, clutter, lights, camera -------------------------------------------------------------
 
 
+#: a finger's radius, and how far the longest finger's tip reaches beyond the wrist (see _arm)
+FINGER_RADIUS = 0.0085
+FINGER_REACH = 0.131
+
+
 def _arm(rng: random.Random, elbow: Vec3, wrist: Vec3, spread: float) -> tuple[Capsule, ...]:
     """A forearm from ``elbow`` to ``wrist`` and a hand beyond it, fingers fanned by ``spread``."""
     ex, ey, _ez = elbow
@@ -1125,7 +1134,7 @@ def _arm(rng: random.Random, elbow: Vec3, wrist: Vec3, spread: float) -> tuple[C
         dx = ux * reach + px * off * spread
         dy = uy * reach + py * off * spread
         capsules.append(
-            Capsule((sx, sy, palm_end[2]), (sx + dx, sy + dy, palm_end[2] - 0.012), 0.0085)
+            Capsule((sx, sy, palm_end[2]), (sx + dx, sy + dy, palm_end[2] - 0.012), FINGER_RADIUS)
         )
     thumb_root = (wx + ux * 0.03 + px * 0.025, wy + uy * 0.03 + py * 0.025, wz)
     capsules.append(
@@ -1169,6 +1178,31 @@ def _hands(rng: random.Random, board: BoardStyle) -> tuple[Hand, ...]:
             elbow = (wx + sign_x * rng.uniform(0.02, 0.12), y0 - 0.40, 0.0)
             wrist = (wx, wy, -board.base_t + 0.03)
             hands.append(Hand(_arm(rng, elbow, wrist, 0.004), skin, sleeve, False))
+    return tuple(hands)
+
+
+def _frame_hands(rng: random.Random, board: BoardStyle) -> tuple[Hand, ...]:
+    """(Generation 4) one or two hands resting on the board's frame, at either player's side, the
+    fingertips on the frame short of the field, the forearm down to the table beyond the board."""
+    hands: list[Hand] = []
+    skin = _jitter(rng, rng.choice(SKINS), 0.03)
+    sleeve = _jitter(
+        rng, rng.choice([(0.05, 0.05, 0.08), (0.6, 0.6, 0.6), (0.3, 0.05, 0.04), (0.1, 0.2, 0.35)])
+    )
+    edge = board.field_h / 2
+    for _ in range(rng.randint(1, 2)):
+        side = rng.choice([-1.0, 1.0])  # -1: White's side of the board (y < 0)
+        # the tip's middle at least its radius and a few millimetres short of the field
+        inner = edge + FINGER_RADIUS + 0.004
+        outer = max(inner, edge + board.frame_w - 0.004)
+        tip = side * rng.uniform(inner, outer)
+        wrist_y = tip + side * FINGER_REACH
+        wx = rng.uniform(-board.field_w * 0.45, board.field_w * 0.45)
+        wz = board.rim_h + 0.034  # the palm just above the frame, the fingers sloping to it
+        elbow = (wx + rng.uniform(-0.12, 0.12), wrist_y + side * 0.27, -board.base_t + 0.035)
+        hands.append(
+            Hand(_arm(rng, elbow, (wx, wrist_y, wz), 0.004), skin, sleeve, False, on_frame=True)
+        )
     return tuple(hands)
 
 
@@ -1380,7 +1414,9 @@ def make_scene(
     (cube logos, cocked dice on checkers, stream compression, the stack form) from a second
     stream, so a backgammon scene of generation 2 keeps generation 1's board, position, camera
     and light. Generation 3 is generation 2 with cocked dice leaning on the wall as well (the
-    choice drawn from that second stream, only in generation 3, so generation 2 is unchanged). ``variant`` ``sheshbesh`` (generation 2 only) sets up Arabic Shesh Besh instead.
+    choice drawn from that second stream, only in generation 3, so generation 2 is unchanged).
+    Generation 4 is generation 3 with, from a third stream, hands resting on the board's frame
+    where no hand reaches over the field. ``variant`` ``sheshbesh`` (generation 2 only) sets up Arabic Shesh Besh instead.
     ``stream`` (never, mixed, always) says how often a generation-2 frame is compressed like a
     video stream. ``dice_pairs`` above 1 throws that many pairs in all where the scene has dice (a
     set to learn dice from, not a position: the second and later pairs come from a stream of
@@ -1467,6 +1503,11 @@ def make_scene(
         for c in clutter
         if not covers_field(board, camera, post, width, height, clutter_points(c))
     )
+    if generation >= 4 and not any(h.over_field for h in hands):
+        # drawn from a stream of their own, so the rest of the scene is generation 3's
+        fourth = random.Random(f"scene-g4-{seed}-{family}-{light_kind}-{variant}")
+        if fourth.random() < 0.45:
+            hands += _frame_hands(fourth, board)
     hands = tuple(
         h
         for h in hands
