@@ -857,6 +857,12 @@ ARM_WIDTH = 6
 ARM_CELLS = 2
 #: how far into the field, as a share of its height, the arm's patch is looked for
 ARM_REACH = 0.25
+#: an arm over the field crosses the field's edge beside where it crosses the frame: each of the
+#: ARM_EDGE_ROWS rows of cells along the edge holds at least ARM_EDGE_CELLS strange cells there
+#: (a finger is about four cells wide); a hand resting on the frame, a cup, a hinge leaves the
+#: edge as it was
+ARM_EDGE_ROWS = 2
+ARM_EDGE_CELLS = 3
 #: a cell this near a checker set's colour (a share of the two sets' difference; Lab distance,
 #: lightness counted half) may be a checker not made out: an arm's patch must hold at least
 #: ARM_UNLIKE checker areas of other cells (a sleeve, a hand), or it is checkers, not an arm
@@ -966,20 +972,30 @@ def arm_area(
         on_cube = np.abs(middles - cube[0]) <= CUBE_REACH * geometry.radius
         side = 0 if cube[1] < 0 else 1
         sides[side] = sides[side] & ~on_cube
-    for crossed, inside in zip(sides, (slice(0, reach), slice(rows - reach, rows)), strict=True):
+    sided = zip(
+        sides,
+        (slice(0, reach), slice(rows - reach, rows)),
+        (slice(0, ARM_EDGE_ROWS), slice(rows - ARM_EDGE_ROWS, rows)),
+        strict=True,
+    )
+    for crossed, inside, edge in sided:
         runs = np.flatnonzero(np.diff(np.concatenate([[0], crossed.astype(int), [0]])))
         for start, stop in runs.reshape(-1, 2):
             if stop - start < ARM_CELLS:
                 continue
             left, right = (start - 1) * cell, (stop + 1) * cell  # and the cell either side
             count = other = 0
+            across = np.zeros(ARM_EDGE_ROWS, int)  # strange cells in each row at the edge
             for index, (column_left, column_right) in enumerate(edges):
                 xs = _cell_middles(column_left, column_right)
                 beside = (xs >= left) & (xs <= right)
                 patch = strange[index, inside][:, beside]
                 count += int(patch.sum())
+                across += strange[index, edge][:, beside].sum(axis=1)
                 if unlike is not None:
                     other += int((patch & unlike[index, inside][:, beside]).sum())
+            if across.min() < ARM_EDGE_CELLS:
+                continue  # nothing crosses the field's edge there: a hand resting on the frame
             if unlike is None or other * cell_area >= ARM_UNLIKE * math.pi * geometry.radius**2:
                 best = max(best, count * cell_area)
     return float(best / (math.pi * geometry.radius**2))

@@ -221,3 +221,23 @@ def test_a_cube_lying_on_the_frame_crosses_it_and_is_no_arm() -> None:
         arm_area(bands, strange, field, cube=(x, -0.05 * field.height)) >= RingSettings().arm_area
     )
     assert arm_area(bands, strange, field, cube=(x, 0.95 * field.height)) >= RingSettings().arm_area
+
+
+def test_an_arm_crosses_the_field_s_edge_beside_where_it_crosses_the_frame() -> None:
+    # something on the frame (a hand resting there) beside strange cells that stop short of the
+    # field's edge is no arm reaching in: an arm over the field crosses the edge itself
+    image, calibration = _starting_frame(3)
+    field = calibration.field
+    painted = _painted(image, calibration, 1.0 + 0.5 * FRAME_FAR, 1.0 + FRAME_FAR + 0.05)
+    bands = field.rectify_rows(painted, frame_rows(field))
+    rows = max(8, field.height // 4)
+    reaching = np.zeros((13, rows, 10), bool)
+    reaching[1:4, rows - rows // 5 :] = True  # the bottom row's p11 to p9, up to the edge
+    assert arm_area(bands, reaching, field) >= RingSettings().arm_area
+    short = reaching.copy()
+    short[:, rows - field_board.ARM_EDGE_ROWS :] = False  # the same, stopping a row short
+    assert arm_area(bands, short, field) == 0.0
+    # the edge crossed by less than a finger's width is not crossed either
+    thin = short.copy()
+    thin[2, rows - field_board.ARM_EDGE_ROWS :, :2] = True
+    assert arm_area(bands, thin, field) == 0.0

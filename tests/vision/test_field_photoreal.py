@@ -48,11 +48,13 @@ FLOORS = {
 #: when the arm over the frame was added, 24 of 36 before; 33 of 42 since an arm's patch must
 #: show some colour unlike both checker sets, 34 of 42 before; 35 of 42 since a cell is strange
 #: against the frame's typical bare cell, not the calibration frame's noise; 37 of 42 since the
-#: bare board's pattern tells light from things)
+#: bare board's pattern tells light from things; 36 of 42 since an arm must cross the field's
+#: edge beside the frame it crosses)
 HANDS_FLOOR = 0.8
 #: share of the frames without a hand that are taken for one, at most (every set; 8 of 118 when
 #: the arm over the frame was added, 19 of 118 before; 2 of 152 since an arm's patch must show
-#: some colour unlike both checker sets, 5 of 152 before): such a frame gives the referee nothing
+#: some colour unlike both checker sets, 5 of 152 before; 1 of 152 since an arm must cross the
+#: field's edge, 3 before): such a frame gives the referee nothing
 FALSE_HANDS_CEILING = 0.03
 
 
@@ -472,6 +474,10 @@ def test_a_bare_point_s_base_that_rang_like_a_checker_is_no_hand(
     # the bare point's pattern shows through its base's cells too, and tells them alone
     assert _read_on_itself(stem)[1].state == "settled"
     monkeypatch.setattr(field_board, "PATTERN_KEPT", 2.0)
+    # the frame crossed beside it is crossed by no arm reaching in: the field's edge there is as
+    # it was (ARM_EDGE_CELLS), which says so too
+    assert _read_on_itself(stem)[1].state == "settled"
+    monkeypatch.setattr(field_board, "ARM_EDGE_CELLS", 0)
     assert _read_on_itself(stem)[1].state == "occluded"
 
 
@@ -481,24 +487,47 @@ def test_a_bare_point_s_base_that_rang_like_a_checker_is_no_hand(
         # a pale hand reaches in over the top row's first points: much of it is near the white
         # checkers' colour or the board's, but the points' edges it hides are gone from the
         # pattern; without the pattern's word on what it lost, too little is strange for a hand
-        (PHOTOREAL / "tournament-leather-000043", True, ("PATTERN_LOST", -2.0)),
+        (PHOTOREAL / "tournament-leather-000043", True, (("PATTERN_LOST", -2.0),)),
         # a lamp's light falls on the top of the field and the frame beside it: brighter cells at
         # the field's edge beside cells of the frame unlike the rest, the shape of an arm reaching
         # in, but the points' edges show through it as on the bare board; with the lightness
-        # judged as any colour there, the light is taken for a hand
+        # judged as any colour there (and an arm not asked to cross the field's edge beside the
+        # frame: ARM_EDGE_CELLS 0, a second reason it is no arm), the light is taken for a hand
         (
             PHOTOREAL.with_name("photoreal-tune12") / "wooden-folding-049030",
             False,
-            ("PATTERN_KEPT", 2.0),
+            (("PATTERN_KEPT", 2.0), ("ARM_EDGE_CELLS", 0)),
         ),
     ],
     ids=["a hand hides the points' pattern", "a light keeps it"],
 )
 def test_the_bare_board_s_pattern_tells_a_hand_from_a_light(
-    stem: Path, hand: bool, without: tuple[str, float], monkeypatch: pytest.MonkeyPatch
+    stem: Path,
+    hand: bool,
+    without: tuple[tuple[str, float], ...],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     labels, observation = _read_on_itself(stem)
     assert labels["occluded"] is hand
     assert (observation.state == "occluded") is hand
-    monkeypatch.setattr(field_board, *without)
+    for name, value in without:
+        monkeypatch.setattr(field_board, name, value)
     assert (_read_on_itself(stem)[1].state == "occluded") is not hand
+
+
+#: generation 4: hands resting on the board's frame, fingertips short of the field
+HANDS1 = PHOTOREAL.with_name("photoreal-hands1")
+
+
+def test_a_hand_resting_on_the_frame_is_no_arm_reaching_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a hand rests on the frame beside the bar's top end; faint lines of strange cells run down
+    # the points' sides there, but nothing crosses the field's edge beside the hand
+    stem = HANDS1 / "tournament-leather-081059"
+    labels, observation = _read_on_itself(stem)
+    assert labels["occluded"] is False
+    assert any(hand["on_frame"] for hand in labels["style"]["hands"])
+    assert observation.state == "settled"
+    monkeypatch.setattr(field_board, "ARM_EDGE_CELLS", 0)
+    assert _read_on_itself(stem)[1].state == "occluded"
