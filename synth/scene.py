@@ -1151,12 +1151,18 @@ def _arm(rng: random.Random, elbow: Vec3, wrist: Vec3, spread: float) -> tuple[C
     return tuple(capsules)
 
 
-def _hands(rng: random.Random, board: BoardStyle) -> tuple[Hand, ...]:
-    hands: list[Hand] = []
+def _skin_and_sleeve(rng: random.Random) -> tuple[Rgb, Rgb]:
+    """A player's skin and sleeve colours (drawn in this order, skin first)."""
     skin = _jitter(rng, rng.choice(SKINS), 0.03)
     sleeve = _jitter(
         rng, rng.choice([(0.05, 0.05, 0.08), (0.6, 0.6, 0.6), (0.3, 0.05, 0.04), (0.1, 0.2, 0.35)])
     )
+    return skin, sleeve
+
+
+def _hands(rng: random.Random, board: BoardStyle) -> tuple[Hand, ...]:
+    hands: list[Hand] = []
+    skin, sleeve = _skin_and_sleeve(rng)
     _x0, _x1, y0, y1 = outer_extent(board)
     roll = rng.random()
     if roll < 0.18:
@@ -1185,10 +1191,7 @@ def _frame_hands(rng: random.Random, board: BoardStyle) -> tuple[Hand, ...]:
     """(Generation 4) one or two hands resting on the board's frame, at either player's side, the
     fingertips on the frame short of the field, the forearm down to the table beyond the board."""
     hands: list[Hand] = []
-    skin = _jitter(rng, rng.choice(SKINS), 0.03)
-    sleeve = _jitter(
-        rng, rng.choice([(0.05, 0.05, 0.08), (0.6, 0.6, 0.6), (0.3, 0.05, 0.04), (0.1, 0.2, 0.35)])
-    )
+    skin, sleeve = _skin_and_sleeve(rng)
     edge = board.field_h / 2
     for _ in range(rng.randint(1, 2)):
         side = rng.choice([-1.0, 1.0])  # -1: White's side of the board (y < 0)
