@@ -531,3 +531,55 @@ def test_a_hand_resting_on_the_frame_is_no_arm_reaching_in(
     assert observation.state == "settled"
     monkeypatch.setattr(field_board, "ARM_EDGE_CELLS", 0)
     assert _read_on_itself(stem)[1].state == "occluded"
+
+
+@pytest.mark.parametrize(
+    ("stem", "location"),
+    [
+        (TUNE14 / "wooden-folding-060036", "p11"),  # a cream checker on a cream point
+        (TUNE14 / "tournament-felt-060033", "p11"),  # a black checker on a black point
+    ],
+)
+def test_a_lone_checker_of_its_point_s_colour_is_laid_where_the_counter_is_all_but_sure(
+    stem: Path, location: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the checker's rim rings too faintly to count, and colour cannot tell it from the bare
+    # point under it; the stack counter, all but sure of one checker there, lays it
+    labels, observation = _read_on_itself(stem)
+    assert sum(labels["locations"][location].values()) == 1
+    assert _counts(observation, location) == labels["locations"][location]
+    monkeypatch.setattr(field_reader, "LONE_SURE", 1.01)
+    assert _counts(_read_on_itself(stem)[1], location) == {"white": 0, "black": 0}
+
+
+def test_a_bare_point_the_counter_takes_for_one_checker_less_surely_stays_bare() -> None:
+    # a die lies at p22's base, on a point whose colour is a checker set's: the counter gives
+    # one checker there 0.987, short of LONE_SURE, and colour cannot tell
+    labels, observation = _read_on_itself(TUNE13 / "tournament-leather-050204")
+    assert sum(labels["locations"]["p22"].values()) == 0
+    assert _counts(observation, "p22") == {"white": 0, "black": 0}
+
+
+@pytest.mark.parametrize(
+    ("stem", "locations"),
+    [
+        (TUNE13 / "tournament-leather-050063", ("p20", "p24")),  # red stacks on brown points
+        (TUNE15 / "tournament-felt-070119", ("p24",)),  # a red stack on a cream point
+    ],
+)
+def test_a_stack_the_counter_is_certain_of_is_laid_though_colour_calls_it_the_board(
+    stem: Path, locations: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # stacks of six in a bear-off whose rims ring nowhere; the bare board's picture, learned
+    # from this frame, has their colour there, so colour calls their places the bare board; the
+    # stack counter, certain of six, lays them (in calibration too, which then learns the bare
+    # board without them)
+    labels, observation = _read_on_itself(stem)
+    for location in locations:
+        assert labels["locations"][location] == {"white": 0, "black": 6}
+        assert _counts(observation, location) == labels["locations"][location], location
+    monkeypatch.setattr(field_reader, "CERTAIN_STACK", 1.01)
+    unsure = _read_on_itself(stem)[1]
+    assert [_counts(unsure, location) for location in locations] == [
+        {"white": 0, "black": 0} for _ in locations
+    ]

@@ -212,6 +212,30 @@ def test_a_count_on_a_point_colour_says_is_bare_is_not_laid(
         assert len(laid.checkers["p5"]) == 4
 
 
+@pytest.mark.parametrize(
+    ("guess", "laid"),
+    [(StackGuess(6, 0.9999), 6), (StackGuess(6, 0.99), 0), (StackGuess(4, 1.0), 0)],
+)
+def test_a_full_row_the_counter_is_certain_of_is_laid_though_colour_calls_it_bare(
+    monkeypatch: pytest.MonkeyPatch, guess: StackGuess, laid: int
+) -> None:
+    # calibrated on a frame with a stack the rings missed, the bare board's picture there is the
+    # stack's colour: colour calls every place of it bare; a full row or more the counter is
+    # certain of (CERTAIN_STACK) is laid anyway, in the reader and in calibration alike
+    field, top = _bare_field_with_a_light_point("p5")
+    monkeypatch.setattr(
+        field_reader,
+        "count_points",
+        lambda _t, _f, locations: [
+            guess if location == "p5" else StackGuess(0, 1.0) for location in locations
+        ],
+    )
+    for lay in (field_reader.recount_stacks, field_reader.lay_bare_stacks):
+        evidence = FieldEvidence(pitch=50.0)
+        lay(top, field, evidence, RingSettings(), lambda _x, _y, _r: False)
+        assert len(evidence.checkers.get("p5", [])) == laid, lay.__name__
+
+
 def test_a_stack_the_rings_miss_is_laid_by_the_counter(monkeypatch: pytest.MonkeyPatch) -> None:
     # a tuning render (the counter learned from it): White's 13 piled on p3, a cream point, in
     # light from one side; no rim there rings true enough for the rings to start a row
@@ -290,21 +314,29 @@ def test_a_lone_checker_the_rings_miss_is_laid_where_its_colour_vouches() -> Non
     assert (lone.white, lone.black) == (1, 0)
 
 
-@pytest.mark.parametrize(("said", "laid"), [(True, 1), (None, 0), (False, 0)])
-def test_a_lone_checker_is_laid_only_where_colour_vouches_for_it(
-    monkeypatch: pytest.MonkeyPatch, said: bool | None, laid: int
+@pytest.mark.parametrize(
+    ("said", "sure", "laid"),
+    [(True, 0.96, 1), (None, 0.995, 1), (None, 0.98, 0), (False, 1.0, 0)],
+)
+def test_a_lone_checker_is_laid_only_where_colour_vouches_for_it_or_cannot_tell(
+    monkeypatch: pytest.MonkeyPatch, said: bool | None, sure: float, laid: int
 ) -> None:
     # the counter sure of one checker on a bare point: a bare point's base passes for one to
-    # it now and then, so colour must say a checker's colour lies there (None: the board has a
-    # checker set's own colour there, and colour cannot tell)
+    # it now and then, so colour must say a checker's colour lies there; where colour cannot
+    # tell (None: the board has a checker set's own colour there) the counter must be all but
+    # sure (LONE_SURE); calibration, learning the sets, lays no lone checker colour cannot tell
     field, top = _bare_field_with_a_light_point("p5")
     monkeypatch.setattr(
         field_reader,
         "count_points",
         lambda _top, _field, locations: [
-            StackGuess(1, 1.0) if location == "p5" else StackGuess(0, 1.0) for location in locations
+            StackGuess(1, sure) if location == "p5" else StackGuess(0, 1.0)
+            for location in locations
         ],
     )
     evidence = FieldEvidence(pitch=50.0)
     field_reader.recount_stacks(top, field, evidence, RingSettings(), lambda _x, _y, _r: said)
     assert len(evidence.checkers.get("p5", [])) == laid
+    learning = FieldEvidence(pitch=50.0)
+    field_reader.lay_bare_stacks(top, field, learning, RingSettings(), lambda _x, _y, _r: said)
+    assert len(learning.checkers.get("p5", [])) == (laid if said else 0)
