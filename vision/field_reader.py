@@ -606,13 +606,13 @@ USE_STACK_MODEL = True
 BARE_LEAST = 2
 BARE_SURE = 0.95
 LONE_SURE = 0.99
-#: a full row or more that the counter is ``CERTAIN_STACK`` sure of is laid whatever colour says:
-#: calibrated on a frame with a stack the rings missed, the bare board's picture there is the
-#: stack's own colour, and colour calls the stack the bare board (0.999, chosen on the tuning
-#: split of the backgammon sets and ``photoreal-hands1``: of the 35 points where the rings found
-#: nothing and the counter named two or more checkers 0.95 sure or more, it named every one
-#: right, 0.9999 sure or more, 5 of them stacks of six to nine that colour denied; where it
-#: named a wrong count of two or more it was at most 0.83 sure)
+#: in the reader, a full row or more that the counter is ``CERTAIN_STACK`` sure of is laid
+#: whatever colour says: calibrated on a frame with stacks the rings missed, the bare board's
+#: picture there is the stacks' own colour, and colour calls a stack the bare board (0.999,
+#: chosen on the tuning split of the backgammon sets and ``photoreal-hands1``: of the 35 points
+#: where the rings found nothing and the counter named two or more checkers 0.95 sure or more,
+#: it named every one right, 0.9999 sure or more, 5 of them stacks of six to nine that colour
+#: denied; where it named a wrong count of two or more it was at most 0.83 sure)
 CERTAIN_STACK = 0.999
 
 
@@ -658,7 +658,7 @@ def recount_stacks(
         direction = geometry.column(location)[3]
         evidence.checkers[location] = _piled(row, guess.count, pitch, direction, settings.full_row)
         evidence.counted[location] = guess.probability
-    lay_bare_stacks(top, geometry, evidence, settings, vouch, guesses, colourless_lone=True)
+    lay_bare_stacks(top, geometry, evidence, settings, vouch, guesses, reading=True)
 
 
 def lay_bare_stacks(
@@ -669,16 +669,18 @@ def lay_bare_stacks(
     vouch: Vouch | None = None,
     guesses: Mapping[str, StackGuess] | None = None,
     *,
-    colourless_lone: bool = False,
+    reading: bool = False,
 ) -> None:
     """The stack counter's counts on the points where the rings found nothing, laid as
     :func:`recount_stacks` describes (``guesses``: the counter's, where already asked): the
     reader's rule, and calibration's, which learns the checker sets with them, since a set piled
     in one tall stack (a bear-off) may show no rim that rings true, and the other set's rings
     alone would then be split into two (its ``vouch`` never says a place holds a checker's
-    colour, and it leaves ``colourless_lone`` off, so it lays no lone checker). With
-    ``colourless_lone`` a lone checker is laid, too, where ``vouch`` cannot tell (None) and the
-    counter is :data:`LONE_SURE` sure."""
+    colour, so it lays no lone checker). With ``reading`` (the reader's own trust in the counter,
+    which calibration does not share: it learns the sets and the bare board from rows colour
+    does not deny) a lone checker is laid, too, where ``vouch`` cannot tell (None) and the
+    counter is :data:`LONE_SURE` sure, and a full row or more it is :data:`CERTAIN_STACK` sure
+    of whatever colour says."""
     if not USE_STACK_MODEL:
         return
     bare = [location for location in POINT_LOCATIONS if not evidence.checkers.get(location)]
@@ -691,7 +693,7 @@ def lay_bare_stacks(
         if (guess.count >= BARE_LEAST or lone) and guess.probability >= BARE_SURE:
             if lab is None:
                 lab = field_colours(top)
-            _lay(lab, geometry, evidence, location, guess, settings, vouch, colourless_lone)
+            _lay(lab, geometry, evidence, location, guess, settings, vouch, reading)
 
 
 def _lay(
@@ -702,22 +704,19 @@ def _lay(
     guess: StackGuess,
     settings: RingSettings,
     vouch: Vouch | None,
-    colourless_lone: bool = False,
+    reading: bool = False,
 ) -> None:
     """Lay the counter's ``guess`` on the bare point ``location`` (see :func:`recount_stacks`)
     unless ``vouch`` calls more than one place of its row plainly the bare board (the counter
     is sure of the stack; one place of it may be lit or piled so that its colour passes for the
     board's, where every place of a bare point's does); a lone checker only where ``vouch``
     says its colour is a checker's (a bare point's base passes for one to the counter now and
-    then, and is the board's colour), or, with ``colourless_lone``, where colour cannot tell
-    and the counter is :data:`LONE_SURE` sure."""
+    then, and is the board's colour); with ``reading``, see :func:`lay_bare_stacks`."""
     pitch = evidence.pitch or 2 * geometry.radius
     laid = _laid(lab, geometry, location, min(guess.count, settings.full_row), pitch)
     said = [None if vouch is None else vouch(c.x, c.y, c.radius) for c in laid]
-    lone_seen = said == [True] or (
-        colourless_lone and said == [None] and guess.probability >= LONE_SURE
-    )
-    certain = guess.count >= settings.full_row and guess.probability >= CERTAIN_STACK
+    lone_seen = said == [True] or (reading and said == [None] and guess.probability >= LONE_SURE)
+    certain = reading and guess.count >= settings.full_row and guess.probability >= CERTAIN_STACK
     if (said.count(False) > 1 and not certain) or (len(laid) == 1 and not lone_seen):
         return
     evidence.checkers[location] = _piled(

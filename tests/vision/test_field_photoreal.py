@@ -572,8 +572,7 @@ def test_a_stack_the_counter_is_certain_of_is_laid_though_colour_calls_it_the_bo
 ) -> None:
     # stacks of six in a bear-off whose rims ring nowhere; the bare board's picture, learned
     # from this frame, has their colour there, so colour calls their places the bare board; the
-    # stack counter, certain of six, lays them (in calibration too, which then learns the bare
-    # board without them)
+    # stack counter, certain of six, lays them
     labels, observation = _read_on_itself(stem)
     for location in locations:
         assert labels["locations"][location] == {"white": 0, "black": 6}

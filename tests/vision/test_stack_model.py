@@ -216,12 +216,13 @@ def test_a_count_on_a_point_colour_says_is_bare_is_not_laid(
     ("guess", "laid"),
     [(StackGuess(6, 0.9999), 6), (StackGuess(6, 0.99), 0), (StackGuess(4, 1.0), 0)],
 )
-def test_a_full_row_the_counter_is_certain_of_is_laid_though_colour_calls_it_bare(
+def test_a_full_row_the_counter_is_certain_of_is_read_though_colour_calls_it_bare(
     monkeypatch: pytest.MonkeyPatch, guess: StackGuess, laid: int
 ) -> None:
     # calibrated on a frame with a stack the rings missed, the bare board's picture there is the
     # stack's colour: colour calls every place of it bare; a full row or more the counter is
-    # certain of (CERTAIN_STACK) is laid anyway, in the reader and in calibration alike
+    # certain of (CERTAIN_STACK) is laid anyway by the reader; calibration, learning the sets and
+    # the bare board, lays only rows colour does not deny
     field, top = _bare_field_with_a_light_point("p5")
     monkeypatch.setattr(
         field_reader,
@@ -230,10 +231,12 @@ def test_a_full_row_the_counter_is_certain_of_is_laid_though_colour_calls_it_bar
             guess if location == "p5" else StackGuess(0, 1.0) for location in locations
         ],
     )
-    for lay in (field_reader.recount_stacks, field_reader.lay_bare_stacks):
-        evidence = FieldEvidence(pitch=50.0)
-        lay(top, field, evidence, RingSettings(), lambda _x, _y, _r: False)
-        assert len(evidence.checkers.get("p5", [])) == laid, lay.__name__
+    evidence = FieldEvidence(pitch=50.0)
+    field_reader.recount_stacks(top, field, evidence, RingSettings(), lambda _x, _y, _r: False)
+    assert len(evidence.checkers.get("p5", [])) == laid
+    learning = FieldEvidence(pitch=50.0)
+    field_reader.lay_bare_stacks(top, field, learning, RingSettings(), lambda _x, _y, _r: False)
+    assert not learning.checkers.get("p5")
 
 
 def test_a_stack_the_rings_miss_is_laid_by_the_counter(monkeypatch: pytest.MonkeyPatch) -> None:
