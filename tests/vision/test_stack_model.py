@@ -212,6 +212,26 @@ def test_a_count_on_a_point_colour_says_is_bare_is_not_laid(
         assert len(laid.checkers["p5"]) == 4
 
 
+def _laid_on_p5(
+    monkeypatch: pytest.MonkeyPatch, guess: StackGuess, said: bool | None
+) -> tuple[int, int]:
+    """The checkers laid on a bare p5 that the counter answers ``guess`` for and whose every
+    place colour answers ``said`` for: by the reader (:func:`field_reader.recount_stacks`) and
+    by calibration's call (:func:`field_reader.lay_bare_stacks` on its own)."""
+    field, top = _bare_field_with_a_light_point("p5")
+    monkeypatch.setattr(
+        field_reader,
+        "count_points",
+        lambda _t, _f, locations: [
+            guess if location == "p5" else StackGuess(0, 1.0) for location in locations
+        ],
+    )
+    read, learning = FieldEvidence(pitch=50.0), FieldEvidence(pitch=50.0)
+    field_reader.recount_stacks(top, field, read, RingSettings(), lambda _x, _y, _r: said)
+    field_reader.lay_bare_stacks(top, field, learning, RingSettings(), lambda _x, _y, _r: said)
+    return len(read.checkers.get("p5", [])), len(learning.checkers.get("p5", []))
+
+
 @pytest.mark.parametrize(
     ("guess", "laid"),
     [(StackGuess(6, 0.9999), 6), (StackGuess(6, 0.99), 0), (StackGuess(4, 1.0), 0)],
@@ -223,20 +243,7 @@ def test_a_full_row_the_counter_is_certain_of_is_read_though_colour_calls_it_bar
     # stack's colour: colour calls every place of it bare; a full row or more the counter is
     # certain of (CERTAIN_STACK) is laid anyway by the reader; calibration, learning the sets and
     # the bare board, lays only rows colour does not deny
-    field, top = _bare_field_with_a_light_point("p5")
-    monkeypatch.setattr(
-        field_reader,
-        "count_points",
-        lambda _t, _f, locations: [
-            guess if location == "p5" else StackGuess(0, 1.0) for location in locations
-        ],
-    )
-    evidence = FieldEvidence(pitch=50.0)
-    field_reader.recount_stacks(top, field, evidence, RingSettings(), lambda _x, _y, _r: False)
-    assert len(evidence.checkers.get("p5", [])) == laid
-    learning = FieldEvidence(pitch=50.0)
-    field_reader.lay_bare_stacks(top, field, learning, RingSettings(), lambda _x, _y, _r: False)
-    assert not learning.checkers.get("p5")
+    assert _laid_on_p5(monkeypatch, guess, False) == (laid, 0)
 
 
 def test_a_stack_the_rings_miss_is_laid_by_the_counter(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -328,18 +335,4 @@ def test_a_lone_checker_is_laid_only_where_colour_vouches_for_it_or_cannot_tell(
     # it now and then, so colour must say a checker's colour lies there; where colour cannot
     # tell (None: the board has a checker set's own colour there) the counter must be all but
     # sure (LONE_SURE); calibration, learning the sets, lays no lone checker colour cannot tell
-    field, top = _bare_field_with_a_light_point("p5")
-    monkeypatch.setattr(
-        field_reader,
-        "count_points",
-        lambda _top, _field, locations: [
-            StackGuess(1, sure) if location == "p5" else StackGuess(0, 1.0)
-            for location in locations
-        ],
-    )
-    evidence = FieldEvidence(pitch=50.0)
-    field_reader.recount_stacks(top, field, evidence, RingSettings(), lambda _x, _y, _r: said)
-    assert len(evidence.checkers.get("p5", [])) == laid
-    learning = FieldEvidence(pitch=50.0)
-    field_reader.lay_bare_stacks(top, field, learning, RingSettings(), lambda _x, _y, _r: said)
-    assert len(learning.checkers.get("p5", [])) == (laid if said else 0)
+    assert _laid_on_p5(monkeypatch, StackGuess(1, sure), said) == (laid, laid if said else 0)
