@@ -607,8 +607,9 @@ BARE_LEAST = 2
 BARE_SURE = 0.95
 LONE_SURE = 0.99
 #: in the reader, a full row or more that the counter is ``CERTAIN_STACK`` sure of is laid
-#: whatever colour says: calibrated on a frame with stacks the rings missed, the bare board's
-#: picture there is the stacks' own colour, and colour calls a stack the bare board (0.999,
+#: whatever colour says: a stack of its point's own colour (red checkers on a red point) whose
+#: set's colour, learned from the set's other checkers in other light, lies far enough from the
+#: point's for colour to take itself to tell them apart calls its places the bare board (0.999,
 #: chosen on the tuning split of the backgammon sets and ``photoreal-hands1``: of the 35 points
 #: where the rings found nothing and the counter named two or more checkers 0.95 sure or more,
 #: it named every one right, 0.9999 sure or more, 5 of them stacks of six to nine that colour

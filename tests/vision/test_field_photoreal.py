@@ -563,16 +563,16 @@ def test_a_bare_point_the_counter_takes_for_one_checker_less_surely_stays_bare()
 @pytest.mark.parametrize(
     ("stem", "locations"),
     [
-        (TUNE13 / "tournament-leather-050063", ("p20", "p24")),  # red stacks on brown points
-        (TUNE15 / "tournament-felt-070119", ("p24",)),  # a red stack on a cream point
+        (TUNE13 / "tournament-leather-050063", ("p20", "p24")),  # red stacks on red points
+        (TUNE15 / "tournament-felt-070119", ("p24",)),  # a red stack on a red point
     ],
 )
 def test_a_stack_the_counter_is_certain_of_is_laid_though_colour_calls_it_the_board(
     stem: Path, locations: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # stacks of six in a bear-off whose rims ring nowhere; the bare board's picture, learned
-    # from this frame, has their colour there, so colour calls their places the bare board; the
-    # stack counter, certain of six, lays them
+    # stacks of six of their point's own colour whose rims ring nowhere; the set's colour,
+    # learned from its other checkers in other light, lies far enough from the point's that
+    # colour calls their places the bare board; the stack counter, certain of six, lays them
     labels, observation = _read_on_itself(stem)
     for location in locations:
         assert labels["locations"][location] == {"white": 0, "black": 6}

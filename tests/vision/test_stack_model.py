@@ -239,10 +239,10 @@ def _laid_on_p5(
 def test_a_full_row_the_counter_is_certain_of_is_read_though_colour_calls_it_bare(
     monkeypatch: pytest.MonkeyPatch, guess: StackGuess, laid: int
 ) -> None:
-    # calibrated on a frame with a stack the rings missed, the bare board's picture there is the
-    # stack's colour: colour calls every place of it bare; a full row or more the counter is
-    # certain of (CERTAIN_STACK) is laid anyway by the reader; calibration, learning the sets and
-    # the bare board, lays only rows colour does not deny
+    # a stack of its point's own colour, its set's colour learned in other light: colour calls
+    # every place of it bare; a full row or more the counter is certain of (CERTAIN_STACK) is
+    # laid anyway by the reader; calibration, learning the sets and the bare board, lays only
+    # rows colour does not deny
     assert _laid_on_p5(monkeypatch, guess, False) == (laid, 0)
 
 
