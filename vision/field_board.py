@@ -1054,6 +1054,8 @@ def read_field(
         cube = None
     if found is not None and cube is not None:
         evidence.checkers["bar"] = _not_the_cube(evidence.checkers.get("bar", []), found, rounded)
+    if evidence.faint_bar:
+        evidence.checkers["bar"] = _with_faint_bar(evidence, found)
     # a row's last checker (a point's only one) ringing less than clearly may be a die lying
     # at the row's end (not a stack standing at a point's base, told by its colour, not its ring)
     ends = [_row_end(field, location, row) for location, row in evidence.checkers.items()]
@@ -1141,6 +1143,20 @@ def _not_the_cube(
         if math.hypot(checker.x - cube.x, checker.y - cube.y) > checker.radius
         or (not cube.numbered and any(checker is round_one for round_one in rounded))
     ]
+
+
+def _with_faint_bar(evidence: FieldEvidence, cube: FieldCube | None) -> list[Checker]:
+    """The bar's checkers with its faint ones (:func:`vision.field_reader._bar_checkers`) that
+    lie neither on the cube, wherever it was seen (read or not), nor on a checker kept."""
+    kept = list(evidence.checkers.get("bar", []))
+    for checker in evidence.faint_bar:
+        if cube is not None and math.hypot(checker.x - cube.x, checker.y - cube.y) <= (
+            1.5 * checker.radius
+        ):
+            continue
+        if all(abs(checker.y - other.y) >= 1.7 * checker.radius for other in kept):
+            kept.append(checker)
+    return sorted(kept, key=lambda c: c.y)
 
 
 def _rim_is_round(top: Image, checker: Checker) -> bool:

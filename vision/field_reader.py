@@ -75,7 +75,10 @@ class RingSettings:
     rings under ``bare_faint`` even so. A row of one that rings under ``lone_ring`` is no
     checker where under ``lone_far`` of its ring's side facing the middle crosses an edge: a
     lone checker's rim shows against the bare board beyond it, and the base of a bare point
-    rings only at its sides and the frame.
+    rings only at its sides and the frame. On the bar an edge is one of at least ``bar_edge``
+    (or twice the bar's grain); a ring of at least ``weak`` there counts when colour says it
+    is a checker's and the rim lies at one radius in ``bar_rim`` of its directions, away from
+    where the cube was seen.
     """
 
     present: float = 0.7
@@ -101,6 +104,7 @@ class RingSettings:
     layer_rim: float = 0.3
     layer_below: float = 0.7
     bar_edge: float = 0.2
+    bar_rim: float = 0.5
     colourless_rim: float = 0.7
     faint_row: float = 0.6
     bare_faint: float = 0.35
@@ -136,6 +140,10 @@ class FieldEvidence:
     laid: list[str] = field(default_factory=list)
     #: the points of a full row or more whose count the counter, as sure, named as the rings did
     agreed: list[str] = field(default_factory=list)
+    #: rings on the bar too faint to count alone whose colour is a checker's, not the bar's:
+    #: checkers once the cube is placed (a cube's face is often of a checker set's colour, and
+    #: rings a little), see :func:`_bar_checkers`
+    faint_bar: list[Checker] = field(default_factory=list)
 
 
 class Gradients:
@@ -808,7 +816,12 @@ def find_checkers(
         evidence.checkers[location] = row
         evidence.rejected[location] = refused
     evidence.pitch = pitch
-    evidence.checkers["bar"] = [] if standing else _bar_checkers(gradients, geometry, settings)
+    if not standing:
+        evidence.checkers["bar"], evidence.faint_bar = _bar_checkers(
+            gradients, geometry, settings, vouch
+        )
+    else:
+        evidence.checkers["bar"] = []
     return evidence
 
 
@@ -831,8 +844,12 @@ def _stack(
     return [Checker(centre_x, base + direction * 0.8 * radius, radius, settings.present, colour)]
 
 
-def _bar_checkers(gradients: Gradients, geometry: Field, settings: RingSettings) -> list[Checker]:
-    """Checkers resting on the bar: circles anywhere along its middle, none overlapping."""
+def _bar_checkers(
+    gradients: Gradients, geometry: Field, settings: RingSettings, vouch: Vouch | None = None
+) -> tuple[list[Checker], list[Checker]]:
+    """Checkers resting on the bar: circles anywhere along its middle, none overlapping; and the
+    faint ones: rings of at least ``weak`` where ``vouch`` says their colour is a checker's, not
+    the bar's (a checker of the bar's own shade shows only a thin shadow for a rim)."""
     radius = geometry.radius
     centre = (geometry.bar[0] + geometry.bar[1]) / 2
     ys = np.arange(radius * 0.9, geometry.height - radius * 0.9, radius * 0.2)
@@ -849,18 +866,27 @@ def _bar_checkers(gradients: Gradients, geometry: Field, settings: RingSettings)
     scores = gradients.ring_scores(grid, radius, edge).reshape(len(ys), len(xs))
     along = scores.max(axis=1)
     chosen: list[Checker] = []
+    faint: list[Checker] = []
+    least = settings.present if vouch is None else settings.weak
     for index in np.argsort(-along):
         score = float(along[index])
-        if score < settings.present:
+        if score < least:
             break
         y = float(ys[index])
-        if any(abs(y - c.y) < 1.7 * radius for c in chosen):
+        if any(abs(y - c.y) < 1.7 * radius for c in (*chosen, *faint)):
             continue
         x = float(xs[int(np.argmax(scores[index]))])
+        if score < settings.present and (
+            gradients.rim_share(x, y, radius) < settings.bar_rim
+            or vouch is None
+            or vouch(x, y, radius) is not True
+        ):
+            continue
         if gradients.roundness(x, y, radius) > settings.square:
             continue  # the cube, or a die
-        chosen.append(Checker(x, y, radius, score, gradients.disc_colour(x, y, radius)))
-    return sorted(chosen, key=lambda c: c.y)
+        checker = Checker(x, y, radius, score, gradients.disc_colour(x, y, radius))
+        (chosen if score >= settings.present else faint).append(checker)
+    return sorted(chosen, key=lambda c: c.y), faint
 
 
 # ---- the two checker sets ---------------------------------------------------------------------

@@ -341,6 +341,29 @@ def test_a_number_read_where_a_round_rim_was_seen_makes_it_the_cube(numbered: bo
     assert (seen in left) is not numbered
 
 
+def test_a_faint_ring_on_the_bar_counts_away_from_the_cube_and_the_checkers_kept() -> None:
+    """The bar's faint rings (colour a checker's, ring under ``present``) join its checkers
+    only where the cube was not seen, read or not, and no checker kept lies."""
+    from sheshbesh.observation import CubeReading
+    from vision.cube import FieldCube
+    from vision.field_board import _with_faint_bar
+    from vision.field_reader import Checker, FieldEvidence
+
+    def checker(y: float, score: float) -> Checker:
+        return Checker(360.0, y, 24.0, score, (200.0, 128.0, 128.0))
+
+    kept, by_kept, at_cube, free = (
+        checker(100, 0.9),
+        checker(130, 0.5),
+        checker(300, 0.6),
+        checker(450, 0.5),
+    )
+    evidence = FieldEvidence({"bar": [kept]}, faint_bar=[by_kept, at_cube, free])
+    cube = FieldCube(CubeReading(2, "white", 0.3), 362.0, 290.0, numbered=True)
+    assert _with_faint_bar(evidence, cube) == [kept, free]
+    assert _with_faint_bar(evidence, None) == [kept, at_cube, free]
+
+
 @pytest.mark.slow
 def test_a_numbered_cube_on_the_bars_middle_is_no_checker_there() -> None:
     """A tuning render: the cube shows 64 on the bar's middle, no checker is on the bar; the

@@ -143,12 +143,14 @@ def test_every_labelled_image_is_there() -> None:
         assert len(labels["field_corners"]) == 4  # type: ignore[arg-type]
 
 
-def _read_on_itself(stem: Path) -> tuple[dict[str, Any], Observation]:
+def _read_on_itself(
+    stem: Path, settings: RingSettings | None = None
+) -> tuple[dict[str, Any], Observation]:
     """One labelled frame's labels, and its reading calibrated on itself with its corners."""
     labels = json.loads(stem.with_suffix(".json").read_text())
     image = load_image(stem.with_suffix(".jpg"))
     calibration = calibrate_field(image, [tuple(c) for c in labels["field_corners"]])
-    return labels, read_field(image, calibration)
+    return labels, read_field(image, calibration, settings)
 
 
 def test_a_light_checker_on_a_point_of_its_own_colour_is_counted_by_its_rim() -> None:
@@ -193,6 +195,7 @@ def _counts(observation: Observation, location: str) -> dict[str, int]:
     return {side: observation.count(location, side) for side in ("white", "black")}
 
 
+TUNE11 = PHOTOREAL.with_name("photoreal-tune11")
 TUNE13 = PHOTOREAL.with_name("photoreal-tune13")
 TUNE14 = PHOTOREAL.with_name("photoreal-tune14")
 TUNE15 = PHOTOREAL.with_name("photoreal-tune15")
@@ -582,3 +585,32 @@ def test_a_stack_the_counter_is_certain_of_is_laid_though_colour_calls_it_the_bo
     assert [_counts(unsure, location) for location in locations] == [
         {"white": 0, "black": 0} for _ in locations
     ]
+
+
+def _bar(observation: Observation) -> dict[str, int]:
+    """The checkers on the bar, each side's."""
+    return {
+        side: observation.count("bar-white", side) + observation.count("bar-black", side)
+        for side in ("white", "black")
+    }
+
+
+def test_a_checker_of_the_bar_s_shade_is_counted_by_its_colour_and_its_rim() -> None:
+    # a pale checker on a pale leather bar: its ring is faint (0.62), its colour White's and
+    # not the bar's, and its rim lies at one radius round more than half of it
+    stem = TUNE13 / "tournament-leather-050194"
+    labels, observation = _read_on_itself(stem)
+    assert labels["locations"]["bar-white"] == {"white": 1, "black": 0}
+    assert _bar(observation) == {"white": 1, "black": 2}
+    assert _bar(_read_on_itself(stem, RingSettings(bar_rim=1.01))[1]) == {"white": 0, "black": 2}
+
+
+def test_a_faint_ring_on_the_bar_without_a_checker_s_rim_is_no_checker() -> None:
+    # the cube, a White-coloured block in the bar's middle read elsewhere (a 4 on White's
+    # side), rings faintly beside the bar's one Black checker; its edges lie at one radius
+    # round only about a third of it
+    stem = TUNE11 / "wooden-folding-048017"
+    labels, observation = _read_on_itself(stem)
+    assert labels["cube"]["place"] == "middle"
+    assert _bar(observation) == {"white": 0, "black": 1}
+    assert _bar(_read_on_itself(stem, RingSettings(bar_rim=0.3))[1]) == {"white": 1, "black": 1}
