@@ -45,6 +45,7 @@ from vision.dice import read_dice
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.field import BAR_CENTRING, FRAME_FAR, FRAME_NEAR, Field, locate_field, resize_matrix
 from vision.field_reader import (
+    CHECKER_RIM,
     LEAST_SEPARATION,
     Checker,
     CheckerColours,
@@ -66,9 +67,6 @@ FloatArray = npt.NDArray[np.float64]
 CHECKERS_PER_SIDE = 15
 #: the least confidence of a cube's face (other than a centred 64) that a reading reports
 CUBE_SURE = 0.6
-#: where the cube and a checker are seen in one place on the bar: the least share of directions
-#: whose strongest edge lies at one radius, for a checker's rim
-CHECKER_RIM = 0.6
 #: the most four-fold wobble of a checker's rim, as a share of its radius (a square's is 0.17)
 CHECKER_ROUND = 0.01
 #: a checker set within this Lab distance (lightness counted half) of the bare board's colour at a

@@ -45,6 +45,9 @@ LEAST_SEPARATION = 30.0
 #: the directions round a checker that face away from a point's base: their sine along the
 #: point's direction above this (two fifths of the ring, centred on the middle's direction)
 FACING = 0.3
+#: a checker's rim, not the cube's or a die's: the least share of directions whose strongest
+#: edge lies at one radius (a square's lie between its sides' middles and its corners)
+CHECKER_RIM = 0.6
 #: a pyramid's whole rims ring at least this much more than its bare places (see
 #: :func:`pyramid_count`); below it, the fit is to noise
 PYRAMID_CONTRAST = 0.45
@@ -882,8 +885,11 @@ def _bar_checkers(
             or vouch(x, y, radius) is not True
         ):
             continue
-        if gradients.roundness(x, y, radius) > settings.square:
-            continue  # the cube, or a die
+        if (
+            gradients.roundness(x, y, radius) > settings.square
+            and gradients.rim_share(x, y, radius) < CHECKER_RIM
+        ):
+            continue  # the cube, or a die: no square has a rim at one radius round most of it
         checker = Checker(x, y, radius, score, gradients.disc_colour(x, y, radius))
         (chosen if score >= settings.present else faint).append(checker)
     return sorted(chosen, key=lambda c: c.y), faint

@@ -614,3 +614,17 @@ def test_a_faint_ring_on_the_bar_without_a_checker_s_rim_is_no_checker() -> None
     assert labels["cube"]["place"] == "middle"
     assert _bar(observation) == {"white": 0, "black": 1}
     assert _bar(_read_on_itself(stem, RingSettings(bar_rim=0.3))[1]) == {"white": 1, "black": 1}
+
+
+def test_checkers_on_the_bar_whose_rims_wobble_yet_lie_at_one_radius_are_no_cube(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # three brown checkers in a row on a grey bar ring clearly; two of them wobble four-fold
+    # more than a checker's rim is let (as a square's would), yet their edges lie at one radius
+    # round most of them: no square's do
+    stem = TUNE14 / "tournament-felt-060032"
+    labels, observation = _read_on_itself(stem)
+    assert labels["locations"]["bar-black"] == {"white": 0, "black": 3}
+    assert _bar(observation) == {"white": 3, "black": 3}
+    monkeypatch.setattr(field_reader, "CHECKER_RIM", 1.01)
+    assert _bar(_read_on_itself(stem)[1]) == {"white": 3, "black": 1}
