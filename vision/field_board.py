@@ -1148,6 +1148,8 @@ def _with_faint_bar(evidence: FieldEvidence, cube: FieldCube | None) -> list[Che
     lie neither on the cube, wherever it was seen (read or not), nor on a checker kept."""
     kept = list(evidence.checkers.get("bar", []))
     for checker in evidence.faint_bar:
+        # within a radius and a half of the cube's middle, a checker would lie under or over it
+        # (a cube beside one lies a radius and half its side, 0.65 radii, away)
         if cube is not None and math.hypot(checker.x - cube.x, checker.y - cube.y) <= (
             1.5 * checker.radius
         ):
