@@ -45,6 +45,7 @@ from vision.dice import read_dice
 from vision.errors import BoardNotFoundError, CalibrationError
 from vision.field import BAR_CENTRING, FRAME_FAR, FRAME_NEAR, Field, locate_field, resize_matrix
 from vision.field_reader import (
+    BAR_APART,
     CHECKER_RIM,
     LEAST_SEPARATION,
     Checker,
@@ -1154,7 +1155,7 @@ def _with_faint_bar(evidence: FieldEvidence, cube: FieldCube | None) -> list[Che
             1.5 * checker.radius
         ):
             continue
-        if all(abs(checker.y - other.y) >= 1.7 * checker.radius for other in kept):
+        if all(abs(checker.y - other.y) >= BAR_APART * checker.radius for other in kept):
             kept.append(checker)
     return sorted(kept, key=lambda c: c.y)
 

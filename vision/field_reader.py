@@ -48,6 +48,9 @@ FACING = 0.3
 #: a checker's rim, not the cube's or a die's: the least share of directions whose strongest
 #: edge lies at one radius (a square's lie between its sides' middles and its corners)
 CHECKER_RIM = 0.6
+#: rings on the bar nearer than this many radii along it are one thing's (two checkers touching
+#: lie two radii apart)
+BAR_APART = 1.7
 #: a pyramid's whole rims ring at least this much more than its bare places (see
 #: :func:`pyramid_count`); below it, the fit is to noise
 PYRAMID_CONTRAST = 0.45
@@ -876,19 +879,15 @@ def _bar_checkers(
         if score < least:
             break
         y = float(ys[index])
-        if any(abs(y - c.y) < 1.7 * radius for c in (*chosen, *faint)):
+        if any(abs(y - c.y) < BAR_APART * radius for c in (*chosen, *faint)):
             continue
         x = float(xs[int(np.argmax(scores[index]))])
+        rim = gradients.rim_share(x, y, radius)
         if score < settings.present and (
-            gradients.rim_share(x, y, radius) < settings.bar_rim
-            or vouch is None
-            or vouch(x, y, radius) is not True
+            rim < settings.bar_rim or vouch is None or vouch(x, y, radius) is not True
         ):
             continue
-        if (
-            gradients.roundness(x, y, radius) > settings.square
-            and gradients.rim_share(x, y, radius) < CHECKER_RIM
-        ):
+        if gradients.roundness(x, y, radius) > settings.square and rim < CHECKER_RIM:
             continue  # the cube, or a die: no square has a rim at one radius round most of it
         checker = Checker(x, y, radius, score, gradients.disc_colour(x, y, radius))
         (chosen if score >= settings.present else faint).append(checker)
