@@ -611,33 +611,45 @@ def _checker_cells(
     return mask
 
 
+def _middles(values: FloatArray) -> tuple[FloatArray, npt.NDArray[np.intp]]:
+    """The median along the second axis of ``values`` (N x M x channels; a row of NaN is left
+    out), as :func:`numpy.median` gives it, and how many rows each took (NaN where none)."""
+    ordered = np.sort(values, axis=1)  # NaN last
+    seen = (~np.isnan(values[..., 0])).sum(axis=1)
+    rows = np.arange(len(values))
+    low = ordered[rows, np.maximum(seen - 1, 0) // 2]
+    high = ordered[rows, np.minimum(seen // 2, values.shape[1] - 1)]
+    return (low + high) / 2, seen
+
+
 def _relit(strips: FloatArray, columns: FloatArray, hidden: npt.NDArray[np.bool_]) -> FloatArray:
     """``columns`` shifted, piece by piece, to the light each part of ``strips`` is in (a lamp
     near one corner, a warmer light on one side): in each of :data:`LIGHT_BANDS` bands down each
     column, the typical difference where nothing hides the board, taken as the middle of it and
     its neighbours' (light changes smoothly across the board; a hand or a sleeve over a column
     or two is not a change of light)."""
-    rows = columns.shape[1]
+    count, rows = columns.shape[:2]
     bounds = np.linspace(0, rows, LIGHT_BANDS + 1).astype(int)
-    shifts = np.full((len(columns), LIGHT_BANDS, 3), np.nan)
-    for index in range(len(columns)):
-        for band, (top, bottom) in enumerate(itertools.pairwise(bounds)):
-            free = ~hidden[index, top:bottom]
-            if free.sum() < 0.2 * free.size:
-                continue
-            difference = strips[index, top:bottom][free] - columns[index, top:bottom][free]
-            shifts[index, band] = np.median(difference, 0)
+    shifts = np.full((count + 1, LIGHT_BANDS, 3), np.nan)  # the last: no column
+    difference = strips - columns
+    for band, (top, bottom) in enumerate(itertools.pairwise(bounds)):
+        free = ~hidden[:, top:bottom].reshape(count, -1)
+        values = difference[:, top:bottom].reshape(count, -1, 3)
+        typical, seen = _middles(np.where(free[..., None], values, np.nan))
+        enough = seen >= 0.2 * free.shape[1]
+        shifts[:count][enough, band] = typical[enough]
+    # each point column's neighbours within three (the twelve point columns; the bar is its own)
+    points = count - 1
+    near = np.full((count, 7), count)
+    for index in range(points):
+        around = range(max(0, index - 3), min(points, index + 4))
+        near[index, : len(around)] = around
+    near[points, 0] = points
     out = columns.copy()
-    points = len(columns) - 1  # the twelve point columns; the bar is its own
-    for index in range(len(columns)):
-        near = (
-            [index] if index == points else list(range(max(0, index - 3), min(points, index + 4)))
-        )
-        for band, (top, bottom) in enumerate(itertools.pairwise(bounds)):
-            around = shifts[near, band]
-            around = around[~np.isnan(around[:, 0])]
-            if len(around):
-                out[index, top:bottom] += np.median(around, 0)
+    for band, (top, bottom) in enumerate(itertools.pairwise(bounds)):
+        typical, seen = _middles(shifts[near, band])
+        lit = seen > 0
+        out[lit, top:bottom] += typical[lit][:, None, None, :]
     return out
 
 
