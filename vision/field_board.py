@@ -733,16 +733,22 @@ def _check_board_seen(
     raise BoardNotFoundError(f"board could not be located: {why}")
 
 
-def _bare_board_now(
+def strange_cells(
     strips: FloatArray,
     geometry: Field,
     empty: EmptyBoard,
     checkers: Sequence[_Round],
+    settings: RingSettings,
     dice: Sequence[DieReading] = (),
-) -> tuple[npt.NDArray[np.bool_], FloatArray]:
-    """The cells of ``strips`` (:func:`_column_strips`) that ``checkers`` or ``dice`` (read,
-    with camera boxes) hide, and the bare board of the calibration in this frame's light
-    (:func:`_relit`, from the cells they do not hide)."""
+) -> npt.NDArray[np.bool_]:
+    """The cells of ``strips`` (:func:`_column_strips`) that are neither the empty board (in this
+    frame's light) nor under one of ``checkers`` or ``dice`` (read, with camera boxes): a hand, a
+    sleeve, a checker not made out. Where the bare board shows a pattern (:func:`board_pattern`),
+    the pattern tells light from things: where the frame keeps it, only a cell's hue may make it
+    strange (its lightness is the light's); where the frame has lost it, a smaller difference
+    from the bare board does (:data:`PATTERN_LOST_LEVEL`)."""
+    if strips.shape != empty.columns.shape:
+        return np.zeros(strips.shape[:3], bool)
     hidden = _checker_cells(geometry, checkers, 1.1)
     for die in dice:  # a die and its shadow: a disc around its box's corners
         x, y, w, h = die.box
@@ -751,35 +757,13 @@ def _bare_board_now(
         middle = on_field.reshape(-1, 2).mean(axis=0)
         reach = float(np.linalg.norm(on_field.reshape(-1, 2) - middle, axis=1).max())
         hidden |= _checker_cells(geometry, [_Disc(float(middle[0]), float(middle[1]), reach)], 1.2)
-    return hidden, _relit(strips, empty.columns, hidden)
-
-
-def strange_cells(
-    strips: FloatArray,
-    geometry: Field,
-    empty: EmptyBoard,
-    checkers: Sequence[_Round],
-    settings: RingSettings,
-    dice: Sequence[DieReading] = (),
-    *,
-    bare: tuple[npt.NDArray[np.bool_], FloatArray] | None = None,
-) -> npt.NDArray[np.bool_]:
-    """The cells of ``strips`` (:func:`_column_strips`) that are neither the empty board (in this
-    frame's light) nor under one of ``checkers`` or ``dice`` (read, with camera boxes): a hand, a
-    sleeve, a checker not made out. ``bare`` is :func:`_bare_board_now` of the same checkers and
-    dice, where the caller has it. Where the bare board shows a pattern (:func:`board_pattern`),
-    the pattern tells light from things: where the frame keeps it, only a cell's hue may make it
-    strange (its lightness is the light's); where the frame has lost it, a smaller difference
-    from the bare board does (:data:`PATTERN_LOST_LEVEL`)."""
-    if strips.shape != empty.columns.shape:
-        return np.zeros(strips.shape[:3], bool)
-    hidden, model = bare or _bare_board_now(strips, geometry, empty, checkers, dice)
+    model = _relit(strips, empty.columns, hidden)
     distance = lab_distance(strips, model)
     # the frame's own noise sets the level, within bounds (a frame with a hand on it must not
     # teach that anything goes): a multiple of the typical bare cell's distance, the median,
     # which a window's glare or a lamp's spot over a fifth of the board does not move
-    bare_cells = distance[:12][~hidden[:12]]
-    typical = float(np.median(bare_cells)) if bare_cells.size else settings.foreign_colour
+    bare = distance[:12][~hidden[:12]]
+    typical = float(np.median(bare)) if bare.size else settings.foreign_colour
     level = min(max(settings.foreign_colour, STRANGE_TIMES * typical), 2 * settings.foreign_colour)
     kept, lost = board_pattern(strips, model, hidden)
     # where the pattern is kept, the light tells the lightness: only the hue may make a cell
@@ -872,8 +856,7 @@ FRAME_CELL = 0.25
 FRAME_STRANGE = 30.0
 #: but not a cell whose colour is the frame's own paled towards white (a window's or a lamp's
 #: glare on the frame adds light and takes the frame's colour away in proportion): one within this
-#: (Lab, a and b) of the frame's colour faded towards neutral as far as the cell is lighter; the
-#: same holds a cell of the field to be the bare board under a glare (see :func:`read_field`)
+#: (Lab, a and b) of the frame's colour faded towards neutral as far as the cell is lighter
 FRAME_GLARE = 8.0
 #: or edges across the frame this many times stronger than the frame's usual (an arm's sides; a
 #: frame's grain and its joints run along it): an arm of the frame's own colour shows so
@@ -951,13 +934,12 @@ def _frame_beside(bands: Sequence[Image], geometry: Field) -> list[npt.NDArray[n
 
 
 def _glare_on(colours: FloatArray, surface: FloatArray) -> npt.NDArray[np.bool_]:
-    """Which of ``colours`` (Lab, OpenCV's 0..255 scale, colour last) are ``surface``'s own
-    colour under a glare (:data:`FRAME_GLARE`): lighter, with its chroma faded towards neutral in
-    proportion to the lightness added (all the way at white). ``surface`` is one colour, or one
-    for each of ``colours`` (the bare board under each cell)."""
-    added = (colours[..., 0] - surface[..., 0]) / np.maximum(255.0 - surface[..., 0], 1.0)
-    faded = (surface[..., 1:] - 128.0) * (1.0 - np.clip(added, 0.0, 1.0))[..., None]
-    off = np.linalg.norm(colours[..., 1:] - 128.0 - faded, axis=-1)
+    """Which of ``colours`` (Lab, OpenCV's 0..255 scale) are ``surface``'s own colour under a
+    glare (:data:`FRAME_GLARE`): lighter, with its chroma faded towards neutral in proportion to
+    the lightness added (all the way at white)."""
+    added = (colours[:, 0] - surface[0]) / max(255.0 - surface[0], 1.0)
+    faded = (surface[1:] - 128.0) * (1.0 - np.clip(added, 0.0, 1.0))[:, None]
+    off = np.linalg.norm(colours[:, 1:] - 128.0 - faded, axis=1)
     return np.asarray((added > 0) & (off < FRAME_GLARE), np.bool_)
 
 
@@ -983,8 +965,7 @@ def arm_area(
     A hand cannot float over the field: its arm crosses the frame on the player's side. A cup, a
     clock or a hand resting on the frame crosses it too, but leaves the field's edge beside it as
     it was; a checker not made out, or a die, is strange inside the field with nothing on the
-    frame. Where ``unlike`` (:func:`unlike_checkers`; :func:`read_field` leaves out the cells
-    that are the bare board under a glare) is given, a patch counts only when
+    frame. Where ``unlike`` (:func:`unlike_checkers`) is given, a patch counts only when
     :data:`ARM_UNLIKE` checker areas of it have no checker's colour: a stack not made out at a
     point's base beside a cup on the frame, or a light's glare over both, is no arm. One thing
     lies in one place: the frame where ``cube`` (field pixels, beyond the field's top or bottom
@@ -1115,10 +1096,7 @@ def read_field(
             *_stack_bases(field, standing),
         ]
         seen_dice = (*dice.roll, *dice.aside)
-        bare = _bare_board_now(strips, field, calibration.empty, hiding, seen_dice)
-        strange = strange_cells(
-            strips, field, calibration.empty, hiding, settings, seen_dice, bare=bare
-        )
+        strange = strange_cells(strips, field, calibration.empty, hiding, settings, seen_dice)
         unlike = unlike_checkers(strips, calibration.colours)
         laid = {id(c) for location in evidence.laid for c in evidence.checkers.get(location, [])}
         if laid:
@@ -1129,13 +1107,11 @@ def read_field(
             under = _checker_cells(field, [c for c in hiding if id(c) in laid], 1.1)
             strange |= open_ & under & unlike
         foreign = foreign_area(strange, calibration.field, settings)
-        # a glare on a glossy field (a window's or a lamp's stripe, running on over the frame)
-        # is the bare board's own colour paled, neither a checker's nor an arm's
         arm = arm_area(
             bands,
             strange,
             field,
-            unlike & ~_glare_on(strips, bare[1]),
+            unlike,
             None if found is None or not found.numbered else (found.x, found.y),
         )
         extra = {**observation.extra, "foreign": foreign, "arm": arm}

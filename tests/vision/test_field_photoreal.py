@@ -456,24 +456,6 @@ def test_the_base_of_a_bare_point_ringing_faintly_is_no_lone_checker(
     assert sum(_counts(anyway, location).values()) == 1
 
 
-@pytest.mark.parametrize(
-    "stem", [TUNE13 / "tournament-leather-050035", TUNE15 / "tournament-leather-070290"]
-)
-def test_a_glare_running_down_a_glossy_field_and_over_its_frame_is_no_arm(
-    stem: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # a lamp's reflection runs the length of the field and on over the frame: the frame is
-    # crossed there, and the field's cells beside it are strange, but their colour is the bare
-    # board's own paled towards white, neither a checker's nor an arm's
-    labels, observation = _read_on_itself(stem)
-    assert labels["occluded"] is False
-    assert observation.extra["arm"] < RingSettings().arm_area
-    assert observation.state != "occluded"
-    # taken for an arm when a glare is not told from a thing
-    monkeypatch.setattr(field_board, "FRAME_GLARE", 0.0)
-    assert _read_on_itself(stem)[1].state == "occluded"
-
-
 def test_a_bare_point_s_base_that_rang_like_a_checker_is_no_hand(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -499,9 +481,6 @@ def test_a_bare_point_s_base_that_rang_like_a_checker_is_no_hand(
     # it was (ARM_EDGE_CELLS), which says so too
     assert _read_on_itself(stem)[1].state == "settled"
     monkeypatch.setattr(field_board, "ARM_EDGE_CELLS", 0)
-    # and the cells are the bare board's own colour paled under the lamp, no arm's (FRAME_GLARE)
-    assert _read_on_itself(stem)[1].state == "settled"
-    monkeypatch.setattr(field_board, "FRAME_GLARE", 0.0)
     assert _read_on_itself(stem)[1].state == "occluded"
 
 
