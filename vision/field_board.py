@@ -879,10 +879,6 @@ ARM_EDGE_CELLS = 3
 #: ARM_UNLIKE checker areas of other cells (a sleeve, a hand), or it is checkers, not an arm
 CHECKER_LIKE = 0.25
 ARM_UNLIKE = 0.5
-#: unless what crosses the frame has the colour of the strange cells at the field's edge beside
-#: it, within this (Lab, lightness counted half; the distance at which a cell is unlike the
-#: frame, FRAME_STRANGE): one thing crossing both, a sleeve of a checker set's colour
-ONE_THING = FRAME_STRANGE
 
 
 def frame_rows(geometry: Field) -> list[tuple[int, int]]:
@@ -899,22 +895,15 @@ def _frame_cells(geometry: Field) -> int:
     return max(1, int(geometry.width / (FRAME_CELL * geometry.point_width)))
 
 
-class _FrameSide(NamedTuple):
-    """The frame along one of the field's long sides, in cells (see :func:`_frame_beside`)."""
-
-    crossed: npt.NDArray[np.bool_]  # which cells something crosses
-    colours: FloatArray  # each cell's mean colour (Lab, OpenCV's 0..255 scale)
-
-
-def _frame_beside(bands: Sequence[Image], geometry: Field) -> list[_FrameSide]:
+def _frame_beside(bands: Sequence[Image], geometry: Field) -> list[npt.NDArray[np.bool_]]:
     """The frame along the field's top and bottom sides (``bands``, rectified at
     :func:`frame_rows`), in cells of :data:`FRAME_CELL` points: for each side, which cells hold
     something that crosses the frame (see :data:`FRAME_STRANGE`, :data:`FRAME_EDGES`,
-    :data:`ARM_WIDTH`; never a cell the camera does not see), and each cell's colour."""
+    :data:`ARM_WIDTH`); never a cell the camera does not see."""
     cells = _frame_cells(geometry)
     bounds = (np.arange(cells + 1) * geometry.width / cells).round().astype(int)
     spans = list(itertools.pairwise(bounds))
-    sides: list[_FrameSide] = []
+    sides = []
     for band, (first, last) in zip(bands, frame_rows(geometry), strict=True):
         lab = cv2.cvtColor(band, cv2.COLOR_BGR2LAB).astype(np.float64)
         colours = np.array([lab[:, a:b].reshape(-1, 3).mean(0) for a, b in spans])
@@ -930,7 +919,7 @@ def _frame_beside(bands: Sequence[Image], geometry: Field) -> list[_FrameSide]:
             camera < np.asarray(geometry.image_size, np.float64)
         ).all(axis=(1, 2))
         if not seen.any():
-            sides.append(_FrameSide(np.zeros(cells, bool), colours))
+            sides.append(np.zeros(cells, bool))
             continue
         frame = np.median(colours[seen], axis=0)
         unlike = (lab_distance(colours, frame) > FRAME_STRANGE) & ~_glare_on(colours, frame)
@@ -940,7 +929,7 @@ def _frame_beside(bands: Sequence[Image], geometry: Field) -> list[_FrameSide]:
         for before, after in itertools.pairwise(marked):
             if after - before <= ARM_WIDTH + 1:
                 crossed[before:after] = True
-        sides.append(_FrameSide(np.asarray(crossed, np.bool_), colours))
+        sides.append(np.asarray(crossed, np.bool_))
     return sides
 
 
@@ -968,7 +957,6 @@ def arm_area(
     geometry: Field,
     unlike: npt.NDArray[np.bool_] | None = None,
     cube: tuple[float, float] | None = None,
-    strips: FloatArray | None = None,
 ) -> float:
     """The most of :func:`strange_cells` (checker areas) lying at the field's long side where
     something crosses the frame beside it (``bands``: the frame rectified at :func:`frame_rows`):
@@ -979,10 +967,8 @@ def arm_area(
     it was; a checker not made out, or a die, is strange inside the field with nothing on the
     frame. Where ``unlike`` (:func:`unlike_checkers`) is given, a patch counts only when
     :data:`ARM_UNLIKE` checker areas of it have no checker's colour: a stack not made out at a
-    point's base beside a cup on the frame, or a light's glare over both, is no arm; unless, with
-    ``strips`` (:func:`_column_strips`) given, what crosses the frame has the colour of the
-    strange cells along the field's edge beside it (:data:`ONE_THING`): one thing crossing both,
-    a sleeve of a checker set's colour. One thing lies in one place: the frame where ``cube`` (field pixels, beyond the field's top or bottom
+    point's base beside a cup on the frame, or a light's glare over both, is no arm. One thing
+    lies in one place: the frame where ``cube`` (field pixels, beyond the field's top or bottom
     edge) was read lying on it, within :data:`CUBE_REACH` radii either side, is crossed by the
     cube, not by an arm."""
     rows = strange.shape[1]
@@ -991,8 +977,7 @@ def arm_area(
     edges = _column_edges(geometry)[:12]  # the points' columns (the bar's cells are never strange)
     cell_area = (geometry.point_width / COLUMN_CELLS) * (geometry.height / rows)
     best = 0.0
-    frame = _frame_beside(bands, geometry)
-    sides = [side.crossed for side in frame]
+    sides = _frame_beside(bands, geometry)
     if cube is not None and not 0 <= cube[1] <= geometry.height:
         middles = (np.arange(len(sides[0])) + 0.5) * cell
         on_cube = np.abs(middles - cube[0]) <= CUBE_REACH * geometry.radius
@@ -1000,12 +985,11 @@ def arm_area(
         sides[side] = sides[side] & ~on_cube
     sided = zip(
         sides,
-        (side.colours for side in frame),
         (slice(0, reach), slice(rows - reach, rows)),
         (slice(0, ARM_EDGE_ROWS), slice(rows - ARM_EDGE_ROWS, rows)),
         strict=True,
     )
-    for crossed, colours, inside, edge in sided:
+    for crossed, inside, edge in sided:
         runs = np.flatnonzero(np.diff(np.concatenate([[0], crossed.astype(int), [0]])))
         for start, stop in runs.reshape(-1, 2):
             if stop - start < ARM_CELLS:
@@ -1013,36 +997,19 @@ def arm_area(
             left, right = (start - 1) * cell, (stop + 1) * cell  # and the cell either side
             count = other = 0
             across = np.zeros(ARM_EDGE_ROWS, int)  # strange cells in each row at the edge
-            touching: list[FloatArray] = []  # their colours
             for index, (column_left, column_right) in enumerate(edges):
                 xs = _cell_middles(column_left, column_right)
                 beside = (xs >= left) & (xs <= right)
                 patch = strange[index, inside][:, beside]
                 count += int(patch.sum())
-                at_edge = strange[index, edge][:, beside]
-                across += at_edge.sum(axis=1)
-                if strips is not None:
-                    touching.append(strips[index, edge][:, beside][at_edge])
+                across += strange[index, edge][:, beside].sum(axis=1)
                 if unlike is not None:
                     other += int((patch & unlike[index, inside][:, beside]).sum())
             if across.min() < ARM_EDGE_CELLS:
                 continue  # nothing crosses the field's edge there: a hand resting on the frame
-            if (
-                unlike is None
-                or other * cell_area >= ARM_UNLIKE * math.pi * geometry.radius**2
-                or (touching and _one_thing(colours[start:stop], np.concatenate(touching)))
-            ):
+            if unlike is None or other * cell_area >= ARM_UNLIKE * math.pi * geometry.radius**2:
                 best = max(best, count * cell_area)
     return float(best / (math.pi * geometry.radius**2))
-
-
-def _one_thing(on_frame: FloatArray, at_edge: FloatArray) -> bool:
-    """Whether the cells crossed on the frame (``on_frame``) and the strange cells along the
-    field's edge beside them (``at_edge``; Lab colours, N x 3) are one thing crossing both: their
-    mean colours within :data:`ONE_THING`."""
-    if not len(on_frame) or not len(at_edge):
-        return False
-    return float(lab_distance(on_frame.mean(axis=0), at_edge.mean(axis=0))) <= ONE_THING
 
 
 def read_field(
@@ -1146,7 +1113,6 @@ def read_field(
             field,
             unlike,
             None if found is None or not found.numbered else (found.x, found.y),
-            strips,
         )
         extra = {**observation.extra, "foreign": foreign, "arm": arm}
         observation = replace(observation, extra=extra)
