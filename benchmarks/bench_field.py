@@ -38,8 +38,9 @@ on itself after its faults, as a camera that always sees them would be.
 
 Prints one table row per family (tuning families and held-out families apart) and the read time
 per frame (median and worst, one core). ``--show N`` first prints up to N misread frames: the
-locations read wrong, a hand not seen or seen where there is none, the dice there and read, and
-the cube labelled and read.
+locations read wrong, a hand not seen or seen where there is none (with what the hand test
+measured: the strange patch and the arm, in checker areas), the dice there and read, and the
+cube labelled and read.
 """
 
 from __future__ import annotations
@@ -232,7 +233,10 @@ def main(argv: list[str] | None = None) -> int:
                 row["hands"] += 1
                 row["hands_refused"] += observation.state == "occluded"
                 if observation.state != "occluded" and shown < args.show:
-                    print(f"{label_file.name}: a hand over the field was not seen")
+                    print(
+                        f"{label_file.name}: a hand over the field was not seen"
+                        f"{_hand_parts(observation)}"
+                    )
                     shown += 1
                 continue
             # the cube (vision.cube): face and place, or none seen where there is none
@@ -264,7 +268,10 @@ def main(argv: list[str] | None = None) -> int:
                     shown += 1
             row["false_hands"] += observation.state == "occluded"
             if observation.state == "occluded" and shown < args.show:
-                print(f"{label_file.name}: read as a hand over the field, with none there")
+                print(
+                    f"{label_file.name}: read as a hand over the field, with none there"
+                    f"{_hand_parts(observation)}"
+                )
                 shown += 1
             truth = _truth(labels["locations"], labels.get("standing"))
             seen = {
@@ -580,6 +587,19 @@ def _captured(folder: Path, rows: dict[tuple[str, str], dict[str, int]], show: i
         _score(row, len(wrong), observation.state == "occluded")
         if wrong and show:
             print(f"{path.name}: {wrong}")
+
+
+def _hand_parts(observation: Observation) -> str:
+    """What the hand test measured on a frame, for a ``--show`` line: the largest strange patch
+    and the arm at the field's edge, each in checker areas beside the least that makes a hand
+    (``RingSettings``); nothing where the test did not run (no empty board known)."""
+    if "foreign" not in observation.extra or "arm" not in observation.extra:
+        return ""
+    settings = field_reader.RingSettings()
+    return (
+        f" (patch {observation.extra['foreign']:.2f} checker areas, a hand from "
+        f"{settings.hand_area:g}; arm {observation.extra['arm']:.2f}, from {settings.arm_area:g})"
+    )
 
 
 def _dice_misread(labelled: list[dict[str, Any]], observation: Observation) -> str:

@@ -5,7 +5,7 @@ graphics round the field, never over it.
 
 The dice line names the dice labelled and the dice read, each with its pips and where its box
 starts, so a misread face, a missed die and a board mark taken for a die can be told apart from
-the bench's output alone.
+the bench's output alone; a hand line gives what the hand test measured on that frame.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import numpy as np
 
 from tests.scripts import load_script
 from vision.field_board import calibrate_field, read_field
+from vision.field_reader import RingSettings
 from vision.images import load_image
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,6 +66,23 @@ def test_show_names_the_dice_labelled_and_the_dice_read(tmp_path: Path) -> None:
         for d in observation.dice
     ]
     assert read == (", ".join(expected) or "none")
+
+
+def test_show_gives_what_the_hand_test_measured_on_a_hand_it_missed(tmp_path: Path) -> None:
+    labels = json.loads(FRAME.read_text())
+    labels["occluded"] = True  # a hand said to be there, over a board without one
+    (tmp_path / FRAME.name).write_text(json.dumps(labels))
+    shutil.copy(FRAME.with_name(labels["image"]), tmp_path / labels["image"])
+    done = _bench(str(tmp_path), "--show", "9")
+    assert done.returncode == 0, done.stderr[-2000:]
+    image = load_image(tmp_path / labels["image"])
+    extra = read_field(image, calibrate_field(image, labels["field_corners"])).extra
+    settings = RingSettings()
+    assert (
+        f"{FRAME.name}: a hand over the field was not seen (patch {extra['foreign']:.2f} checker "
+        f"areas, a hand from {settings.hand_area:g}; arm {extra['arm']:.2f}, from "
+        f"{settings.arm_area:g})"
+    ) in done.stdout.splitlines()
 
 
 def test_a_folder_that_is_not_there_is_refused_by_name(tmp_path: Path) -> None:
