@@ -612,8 +612,9 @@ def _checker_cells(
 
 
 def _middles(values: FloatArray) -> tuple[FloatArray, npt.NDArray[np.intp]]:
-    """The median along the second axis of ``values`` (N x M x channels; a row of NaN is left
-    out), as :func:`numpy.median` gives it, and how many rows each took (NaN where none)."""
+    """The median along the second axis of ``values`` (N x M x channels; an entry whose first
+    channel is NaN is left out), as :func:`numpy.median` gives it (NaN where every entry is left
+    out), and how many entries each median took."""
     ordered = np.sort(values, axis=1)  # NaN last
     seen = (~np.isnan(values[..., 0])).sum(axis=1)
     rows = np.arange(len(values))
