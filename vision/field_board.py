@@ -1083,10 +1083,7 @@ def read_field(
     light = None
     if strips is not None and calibration.empty is not None:
         light = _local_light(_all_checkers(evidence), strips, calibration.empty, field)
-    body = _body_colours(lab, _all_checkers(evidence))
-    observation = _observation(
-        evidence, calibration, settings, frame=frame, time=time, light=light, body=body
-    )
+    observation = _observation(evidence, calibration, settings, frame=frame, time=time, light=light)
     observation = replace(observation, dice=dice.roll, cube=cube)
     if calibration.empty is not None and strips is not None:
         # every checker counted hides the board (a stack leaning in the view whose rims do not
@@ -1660,35 +1657,6 @@ def _local_light(
     return gains
 
 
-#: a checker's side is told by the colour of the ring of its top between these shares of its
-#: radius (inside its bevel, around its middle), the darker half of that ring: a lamp's or a
-#: window's glare on a glossy checker lightens it, never darkens it, and pools in its middle
-BODY_RING = (0.7, 1.0)
-
-
-def _body_colours(lab: FloatArray, checkers: Sequence[Checker]) -> list[tuple[float, float, float]]:
-    """Each checker's own colour for telling its side (:data:`BODY_RING`) in ``lab``
-    (:func:`field_lab`): the median of the darker half of the ring's pixels by lightness; its
-    middle's colour (``lab`` of the checker) where the ring lies off the field."""
-    height, width = lab.shape[:2]
-    inner, outer = BODY_RING
-    out = []
-    for c in checkers:
-        reach = math.ceil(c.radius * outer)
-        x0, x1 = max(0, math.floor(c.x) - reach), min(width, math.ceil(c.x) + reach + 1)
-        y0, y1 = max(0, math.floor(c.y) - reach), min(height, math.ceil(c.y) + reach + 1)
-        ys, xs = np.mgrid[y0:y1, x0:x1]
-        apart = np.hypot(xs - c.x, ys - c.y) / c.radius
-        ring = lab[y0:y1, x0:x1][(apart >= inner) & (apart < outer)]
-        if not len(ring):
-            out.append(c.lab)
-            continue
-        darker = ring[np.argsort(ring[:, 0], kind="stable")[: max(1, round(len(ring) / 2))]]
-        m = np.median(darker, axis=0)
-        out.append((float(m[0]), float(m[1]), float(m[2])))
-    return out
-
-
 def _observation(
     evidence: FieldEvidence,
     calibration: FieldCalibration,
@@ -1697,22 +1665,15 @@ def _observation(
     frame: int,
     time: float,
     light: Sequence[float] | None = None,
-    body: Sequence[tuple[float, float, float]] | None = None,
 ) -> Observation:
-    """The Observation of one frame's ``evidence``: each row's and bar checker's side, fifteen
-    a side, the counts and how sure each is. ``light``: each checker's light against the empty
-    board's (:func:`_local_light`); ``body``: each checker's colour to tell its side by
-    (:func:`_body_colours`), its middle's where not given; both in :func:`_all_checkers`' order."""
     every = _all_checkers(evidence)
-    judged = (
-        every if body is None else [replace(c, lab=b) for c, b in zip(every, body, strict=True)]
-    )
+    judged = every
     if light is not None:
         # each checker's lightness as if it lay in the board's even light (a lamp's pool
         # lightens a dark checker towards the light set; a shadow darkens a light one)
         judged = [
             replace(c, lab=(c.lab[0] / gain, c.lab[1], c.lab[2]))
-            for c, gain in zip(judged, light, strict=True)
+            for c, gain in zip(every, light, strict=True)
         ]
     whites, sures = classify(judged, calibration.colours)
     colour_of = {id(c): (w, s) for c, w, s in zip(every, whites, sures, strict=True)}

@@ -605,43 +605,6 @@ def test_a_lamps_pool_over_a_dark_row_is_read_against_the_board_it_lights(
     assert (unmended.count("p1", "white"), unmended.count("p1", "black")) != (0, 2)
 
 
-@pytest.mark.parametrize("seed", [3, 7])
-def test_a_glare_pooled_in_the_middle_of_dark_checkers_leaves_them_black(
-    seed: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # a lamp's reflection on glossy checkers pools in the middle of their tops: Black's two back
-    # checkers (p1) look White's there, their colour stays at the edge of the top. Read there
-    # they are Black's without the fifteen-a-side mend's help (turned off here); read in their
-    # middles they would be White's
-    calibration, start = _start_seen(seed)
-    field = calibration.field
-    left, right, base, direction = field.column("p1")
-    glare = np.zeros(start.shape[:2], np.uint8)
-    for index in range(2):
-        y = base + direction * (1 + 2 * index) * field.radius
-        round_ = [
-            (
-                (left + right) / 2 + 0.5 * field.radius * math.cos(t),
-                y + 0.5 * field.radius * math.sin(t),
-            )
-            for t in np.linspace(0, 2 * math.pi, 24, endpoint=False)
-        ]
-        cv2.fillConvexPoly(glare, field.to_camera(np.array(round_)).astype(np.int32), 255)
-    image = start.astype(np.float32)
-    image[glare > 0] = 0.1 * image[glare > 0] + 0.9 * np.array([235.0, 240.0, 245.0], np.float32)
-    lit = image.astype(np.uint8)
-    monkeypatch.setattr("vision.field_board.MOST_FLIPPED", 0)
-    monkeypatch.setattr("vision.field_board.MOST_TRIMMED", 0)
-    observation = read_field(lit, calibration)
-    assert (observation.count("p1", "white"), observation.count("p1", "black")) == (0, 2)
-    assert observation.count("p6", "white") == 5
-    monkeypatch.setattr(
-        "vision.field_board._body_colours", lambda _lab, checkers: [c.lab for c in checkers]
-    )
-    middles = read_field(lit, calibration)
-    assert (middles.count("p1", "white"), middles.count("p1", "black")) == (2, 0)
-
-
 def test_a_frame_that_does_not_show_the_calibrated_board_is_refused() -> None:
     calibration, start = _start_seen(5)
     # the board itself, in half the light, is read
