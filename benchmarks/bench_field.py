@@ -194,9 +194,11 @@ def main(argv: list[str] | None = None) -> int:
             row = rows[(split, labels.get("family", "?"))]
             image = load_image(label_file.with_name(labels["image"]))
             corners = [tuple(c) for c in labels["field_corners"]]
+            # labelled places (the cube's box, the dice's) in the picture as rescaled below
+            scale = (args.width or image.shape[1]) / image.shape[1]
             cube_box = (labels.get("cube") or {}).get("box")
-            if cube_box is not None:  # where the cube lies in the picture as rescaled below
-                cube_box = [v * (args.width or image.shape[1]) / image.shape[1] for v in cube_box]
+            if cube_box is not None:
+                cube_box = [v * scale for v in cube_box]
             if args.width:
                 image, corners = _rescaled(image, corners, args.width)
             if args.lens:
@@ -264,7 +266,8 @@ def main(argv: list[str] | None = None) -> int:
                 read = sorted(d.pips for d in observation.dice if not d.cocked)
                 row["dice_right"] += read == wanted
                 if read != wanted and shown < args.show:
-                    print(f"{label_file.name}: dice: {_dice_misread(labels['dice'], observation)}")
+                    misread = _dice_misread(labels["dice"], observation, scale)
+                    print(f"{label_file.name}: dice: {misread}")
                     shown += 1
             row["false_hands"] += observation.state == "occluded"
             if observation.state == "occluded" and shown < args.show:
@@ -602,14 +605,17 @@ def _hand_parts(observation: Observation) -> str:
     )
 
 
-def _dice_misread(labelled: list[dict[str, Any]], observation: Observation) -> str:
-    """The dice there and the dice read, each as pips, where its box starts (camera pixels) and
-    whether it lies cocked, to tell a misread face from a missed die or a mark taken for one."""
+def _dice_misread(
+    labelled: list[dict[str, Any]], observation: Observation, scale: float = 1.0
+) -> str:
+    """The dice there and the dice read, each as pips, where its box starts (pixels of the frame
+    as read: the labelled boxes times ``scale``, the ``--width`` rescale) and whether it lies
+    cocked, to tell a misread face from a missed die or a mark taken for one."""
 
     def die(pips: int, box: Sequence[float], cocked: bool) -> str:
         return f"{pips}{' cocked' if cocked else ''} at ({round(box[0])}, {round(box[1])})"
 
-    there = [die(d["pips"], d["box"], bool(d.get("cocked"))) for d in labelled]
+    there = [die(d["pips"], [v * scale for v in d["box"]], bool(d.get("cocked"))) for d in labelled]
     read = [die(d.pips, d.box, d.cocked) for d in observation.dice]
     return f"there {', '.join(there) or 'none'}; read {', '.join(read) or 'none'}"
 

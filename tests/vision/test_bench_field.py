@@ -68,6 +68,29 @@ def test_show_names_the_dice_labelled_and_the_dice_read(tmp_path: Path) -> None:
     assert read == (", ".join(expected) or "none")
 
 
+def test_show_gives_the_labelled_dice_where_they_lie_in_a_rescaled_frame(tmp_path: Path) -> None:
+    # with --width the frame is read rescaled, and so are the dice read: the labelled dice are
+    # named where they lie in that frame too, not in the label's own pixels
+    labels = json.loads(FRAME.read_text())
+    labels["dice"] = [
+        {"pips": 6, "box": [100.4, 200.6, 30, 30], "cocked": False},
+        {"pips": 2, "box": [500, 600, 30, 30], "cocked": True},
+        {"pips": 4, "box": [900, 10, 30, 30], "cocked": False},
+    ]
+    (tmp_path / FRAME.name).write_text(json.dumps(labels))
+    shutil.copy(FRAME.with_name(labels["image"]), tmp_path / labels["image"])
+    width = load_image(FRAME.with_name(labels["image"])).shape[1]
+    assert width == 1280
+    done = _bench(str(tmp_path), "--show", "9", "--width", "640")
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [line for line in done.stdout.splitlines() if ": dice: " in line]
+    assert len(lines) == 1, done.stdout
+    there = lines[0].split("; read ")[0]
+    assert (
+        there == f"{FRAME.name}: dice: there 6 at (50, 100), 2 cocked at (250, 300), 4 at (450, 5)"
+    )
+
+
 def test_show_gives_what_the_hand_test_measured_on_a_hand_it_missed(tmp_path: Path) -> None:
     labels = json.loads(FRAME.read_text())
     labels["occluded"] = True  # a hand said to be there, over a board without one
