@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import cv2
 import numpy as np
@@ -41,26 +42,35 @@ def _bench(*args: str, timeout: int = 300) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_show_names_the_dice_labelled_and_the_dice_read(tmp_path: Path) -> None:
+def _dice_line(tmp_path: Path, dice: list[dict[str, Any]], *args: str) -> tuple[Path, str]:
+    """The one dice line ``--show`` prints for :data:`FRAME` labelled with ``dice`` (three: a
+    roll is two, so no reading can match and the frame is always listed), read with ``args``;
+    and the frame's copy it read."""
     labels = json.loads(FRAME.read_text())
     assert not labels["occluded"]
-    # three dice: a roll is two, so no reading can match and the frame is always listed
-    labels["dice"] = [
+    labels["dice"] = dice
+    (tmp_path / FRAME.name).write_text(json.dumps(labels))
+    shutil.copy(FRAME.with_name(labels["image"]), tmp_path / labels["image"])
+    done = _bench(str(tmp_path), "--show", "9", *args)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [line for line in done.stdout.splitlines() if ": dice: " in line]
+    assert len(lines) == 1, done.stdout
+    return tmp_path / labels["image"], lines[0]
+
+
+def test_show_names_the_dice_labelled_and_the_dice_read(tmp_path: Path) -> None:
+    dice = [
         {"pips": 6, "box": [10.4, 20.6, 30, 30], "cocked": False},
         {"pips": 2, "box": [50, 60, 30, 30], "cocked": True},
         {"pips": 4, "box": [90, 100, 30, 30], "cocked": False},
     ]
-    (tmp_path / FRAME.name).write_text(json.dumps(labels))
-    shutil.copy(FRAME.with_name(labels["image"]), tmp_path / labels["image"])
-    done = _bench(str(tmp_path), "--show", "9")
-    assert done.returncode == 0, done.stderr[-2000:]
-    lines = [line for line in done.stdout.splitlines() if ": dice: " in line]
-    assert len(lines) == 1, done.stdout
-    there, read = lines[0].split("; read ")
+    image_file, line = _dice_line(tmp_path, dice)
+    there, read = line.split("; read ")
     assert there == f"{FRAME.name}: dice: there 6 at (10, 21), 2 cocked at (50, 60), 4 at (90, 100)"
     # the dice read are the reader's own, written as the labelled ones are
-    image = load_image(tmp_path / labels["image"])
-    observation = read_field(image, calibrate_field(image, labels["field_corners"]))
+    image = load_image(image_file)
+    corners = json.loads(FRAME.read_text())["field_corners"]
+    observation = read_field(image, calibrate_field(image, corners))
     expected = [
         f"{d.pips}{' cocked' if d.cocked else ''} at ({d.box[0]}, {d.box[1]})"
         for d in observation.dice
@@ -71,23 +81,16 @@ def test_show_names_the_dice_labelled_and_the_dice_read(tmp_path: Path) -> None:
 def test_show_gives_the_labelled_dice_where_they_lie_in_a_rescaled_frame(tmp_path: Path) -> None:
     # with --width the frame is read rescaled, and so are the dice read: the labelled dice are
     # named where they lie in that frame too, not in the label's own pixels
-    labels = json.loads(FRAME.read_text())
-    labels["dice"] = [
+    assert load_image(FRAME.with_suffix(".jpg")).shape[1] == 1280
+    dice = [
         {"pips": 6, "box": [100.4, 200.6, 30, 30], "cocked": False},
         {"pips": 2, "box": [500, 600, 30, 30], "cocked": True},
         {"pips": 4, "box": [900, 10, 30, 30], "cocked": False},
     ]
-    (tmp_path / FRAME.name).write_text(json.dumps(labels))
-    shutil.copy(FRAME.with_name(labels["image"]), tmp_path / labels["image"])
-    width = load_image(FRAME.with_name(labels["image"])).shape[1]
-    assert width == 1280
-    done = _bench(str(tmp_path), "--show", "9", "--width", "640")
-    assert done.returncode == 0, done.stderr[-2000:]
-    lines = [line for line in done.stdout.splitlines() if ": dice: " in line]
-    assert len(lines) == 1, done.stdout
-    there = lines[0].split("; read ")[0]
-    assert (
-        there == f"{FRAME.name}: dice: there 6 at (50, 100), 2 cocked at (250, 300), 4 at (450, 5)"
+    _image_file, line = _dice_line(tmp_path, dice, "--width", "640")
+    there = line.split("; read ")[0]
+    assert there == (
+        f"{FRAME.name}: dice: there 6 at (50, 100), 2 cocked at (250, 300), 4 at (450, 5)"
     )
 
 
