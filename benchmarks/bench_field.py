@@ -609,8 +609,9 @@ def _dice_misread(
     labelled: list[dict[str, Any]], observation: Observation, scale: float = 1.0
 ) -> str:
     """The dice there and the dice read, each as pips, where its box starts (pixels of the frame
-    as read: the labelled boxes times ``scale``, the ``--width`` rescale) and whether it lies
-    cocked, to tell a misread face from a missed die or a mark taken for one."""
+    as read: the labelled boxes times ``scale``, the ``--width`` rescale; a lens's bend,
+    ``--lens``, moves only the dice read) and whether it lies cocked, to tell a misread face
+    from a missed die or a mark taken for one."""
 
     def die(pips: int, box: Sequence[float], cocked: bool) -> str:
         return f"{pips}{' cocked' if cocked else ''} at ({round(box[0])}, {round(box[1])})"
