@@ -605,9 +605,7 @@ def _hand_parts(observation: Observation) -> str:
     )
 
 
-def _dice_misread(
-    labelled: list[dict[str, Any]], observation: Observation, scale: float = 1.0
-) -> str:
+def _dice_misread(labelled: list[dict[str, Any]], observation: Observation, scale: float) -> str:
     """The dice there and the dice read, each as pips, where its box starts (pixels of the frame
     as read: the labelled boxes times ``scale``, the ``--width`` rescale; a lens's bend,
     ``--lens``, moves only the dice read) and whether it lies cocked, to tell a misread face

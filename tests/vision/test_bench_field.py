@@ -42,20 +42,31 @@ def _bench(*args: str, timeout: int = 300) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _dice_line(tmp_path: Path, dice: list[dict[str, Any]], *args: str) -> tuple[Path, str]:
-    """The one dice line ``--show`` prints for :data:`FRAME` labelled with ``dice`` (three: a
-    roll is two, so no reading can match and the frame is always listed), read with ``args``;
-    and the frame's copy it read."""
-    labels = json.loads(FRAME.read_text())
-    assert not labels["occluded"]
-    labels["dice"] = dice
+def _shown(
+    tmp_path: Path, changes: dict[str, Any], *args: str
+) -> tuple[dict[str, Any], Path, list[str]]:
+    """:data:`FRAME` copied into ``tmp_path`` with ``changes`` made to its labels, and the
+    bench's ``--show`` output over it, read with ``args``: the labels, the image's copy and the
+    lines printed."""
+    labels = {**json.loads(FRAME.read_text()), **changes}
     (tmp_path / FRAME.name).write_text(json.dumps(labels))
     shutil.copy(FRAME.with_name(labels["image"]), tmp_path / labels["image"])
     done = _bench(str(tmp_path), "--show", "9", *args)
     assert done.returncode == 0, done.stderr[-2000:]
-    lines = [line for line in done.stdout.splitlines() if ": dice: " in line]
-    assert len(lines) == 1, done.stdout
-    return tmp_path / labels["image"], lines[0]
+    return labels, tmp_path / labels["image"], done.stdout.splitlines()
+
+
+def _dice_line(
+    tmp_path: Path, dice: list[dict[str, Any]], *args: str
+) -> tuple[dict[str, Any], Path, str]:
+    """The one dice line ``--show`` prints for :data:`FRAME` labelled with ``dice`` (three: a
+    roll is two, so no reading can match and the frame is always listed), with the labels and
+    the image's copy (:func:`_shown`)."""
+    labels, image_file, printed = _shown(tmp_path, {"dice": dice}, *args)
+    assert not labels["occluded"]
+    lines = [line for line in printed if ": dice: " in line]
+    assert len(lines) == 1, printed
+    return labels, image_file, lines[0]
 
 
 def test_show_names_the_dice_labelled_and_the_dice_read(tmp_path: Path) -> None:
@@ -64,13 +75,12 @@ def test_show_names_the_dice_labelled_and_the_dice_read(tmp_path: Path) -> None:
         {"pips": 2, "box": [50, 60, 30, 30], "cocked": True},
         {"pips": 4, "box": [90, 100, 30, 30], "cocked": False},
     ]
-    image_file, line = _dice_line(tmp_path, dice)
+    labels, image_file, line = _dice_line(tmp_path, dice)
     there, read = line.split("; read ")
     assert there == f"{FRAME.name}: dice: there 6 at (10, 21), 2 cocked at (50, 60), 4 at (90, 100)"
     # the dice read are the reader's own, written as the labelled ones are
     image = load_image(image_file)
-    corners = json.loads(FRAME.read_text())["field_corners"]
-    observation = read_field(image, calibrate_field(image, corners))
+    observation = read_field(image, calibrate_field(image, labels["field_corners"]))
     expected = [
         f"{d.pips}{' cocked' if d.cocked else ''} at ({d.box[0]}, {d.box[1]})"
         for d in observation.dice
@@ -87,7 +97,7 @@ def test_show_gives_the_labelled_dice_where_they_lie_in_a_rescaled_frame(tmp_pat
         {"pips": 2, "box": [500, 600, 30, 30], "cocked": True},
         {"pips": 4, "box": [900, 10, 30, 30], "cocked": False},
     ]
-    _image_file, line = _dice_line(tmp_path, dice, "--width", "640")
+    _labels, _image_file, line = _dice_line(tmp_path, dice, "--width", "640")
     there = line.split("; read ")[0]
     assert there == (
         f"{FRAME.name}: dice: there 6 at (50, 100), 2 cocked at (250, 300), 4 at (450, 5)"
@@ -95,20 +105,16 @@ def test_show_gives_the_labelled_dice_where_they_lie_in_a_rescaled_frame(tmp_pat
 
 
 def test_show_gives_what_the_hand_test_measured_on_a_hand_it_missed(tmp_path: Path) -> None:
-    labels = json.loads(FRAME.read_text())
-    labels["occluded"] = True  # a hand said to be there, over a board without one
-    (tmp_path / FRAME.name).write_text(json.dumps(labels))
-    shutil.copy(FRAME.with_name(labels["image"]), tmp_path / labels["image"])
-    done = _bench(str(tmp_path), "--show", "9")
-    assert done.returncode == 0, done.stderr[-2000:]
-    image = load_image(tmp_path / labels["image"])
+    # a hand said to be there, over a board without one
+    labels, image_file, printed = _shown(tmp_path, {"occluded": True})
+    image = load_image(image_file)
     extra = read_field(image, calibrate_field(image, labels["field_corners"])).extra
     settings = RingSettings()
     assert (
         f"{FRAME.name}: a hand over the field was not seen (patch {extra['foreign']:.2f} checker "
         f"areas, a hand from {settings.hand_area:g}; arm {extra['arm']:.2f}, from "
         f"{settings.arm_area:g})"
-    ) in done.stdout.splitlines()
+    ) in printed
 
 
 def test_a_folder_that_is_not_there_is_refused_by_name(tmp_path: Path) -> None:
