@@ -55,6 +55,10 @@ BAR_OFF_MIDDLE = 0.025
 
 #: at most this many frame pixels per field pixel are warped; a larger view is shrunk first
 SAMPLING = 1.5
+#: a field shown at less than 1 / ENLARGED frame pixels per field pixel (a small frame, a far
+#: camera) is enlarged with cubic interpolation, which keeps a rim's edge a step where bilinear
+#: spreads it over the new pixels; short of that, bilinear (what the reader's rules were chosen on)
+ENLARGED = 2.0
 
 
 def check_corners(corners: object, image_size: tuple[int, int]) -> FloatArray:
@@ -215,7 +219,9 @@ class Field:
 
         A perspective warp samples each field pixel at one place (OpenCV's warp has no area
         averaging), so a frame that shows the field much larger than that (a 4K camera) is first
-        shrunk by area averaging, or its grain and stripes would alias into false edges.
+        shrunk by area averaging, or its grain and stripes would alias into false edges; one
+        that shows it at under 1 / :data:`ENLARGED` frame pixels per field pixel is enlarged
+        with cubic interpolation.
         """
         return self.rectify_rows(image, [(0, self.height) if rows is None else rows])[0]
 
@@ -230,14 +236,13 @@ class Field:
         matrix = self.homography()
         if size != tuple(self.image_size):
             matrix = matrix @ resize_matrix(size, self.image_size)
+        flags = cv2.INTER_CUBIC if shrink * SAMPLING < 1.0 / ENLARGED else cv2.INTER_LINEAR
         views = []
         for first, last in spans:
             moved = matrix
             if first:
                 moved = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, -first], [0.0, 0.0, 1.0]]) @ matrix
-            out = cv2.warpPerspective(
-                image, moved, (self.width, max(1, last - first)), flags=cv2.INTER_LINEAR
-            )
+            out = cv2.warpPerspective(image, moved, (self.width, max(1, last - first)), flags=flags)
             views.append(np.asarray(out, np.uint8))
         return views
 

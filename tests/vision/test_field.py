@@ -717,3 +717,38 @@ def test_a_side_seen_with_many_more_than_fifteen_is_left_as_seen() -> None:
     # and the other side's checkers are never counted or taken
     kept, _bar = _beyond_fifteen(rows, [], _ids(rows, [], lambda c: c.score > 0.6))
     assert sum(len(row) for row in kept.values()) == 15 + MOST_TRIMMED + 1
+
+
+def _sharpness(row: npt.NDArray[np.uint8]) -> float:
+    """How sharply ``row`` draws a step edge: the sum of the squared rises from one pixel to
+    the next over the squared whole step from its dark end to its light one (1 for a step, 1/w
+    for a straight ramp w pixels wide)."""
+    values = row.astype(np.float64)
+    step = values[-20:].mean() - values[:20].mean()
+    return float((np.diff(values) ** 2).sum() / step**2)
+
+
+def test_a_small_view_of_the_field_is_enlarged_so_that_an_edge_stays_a_step() -> None:
+    """A field shown at under half a frame pixel per field pixel (a 640x360 frame) is enlarged
+    by cubic interpolation: a step edge between two greys stays narrower than bilinear draws it,
+    where a rim's edge would spread over the new pixels. Short of that (the larger frame), the
+    field is warped bilinearly as before."""
+    from vision.field import ENLARGED, locate_field
+
+    image = np.full((360, 640, 3), 40, np.uint8)
+    image[:, 321:] = 200  # a step edge down the frame
+    corners = [(170.0, 60.0), (470.0, 60.0), (470.0, 300.0), (170.0, 300.0)]
+    field = locate_field(image, corners)
+    assert field.camera_scale((640, 360)) < 1 / ENLARGED
+    middle = field.height // 2
+    cubic = field.rectify(image)[middle, :, 0]
+    matrix = field.homography()
+    size = (field.width, field.height)
+    bilinear = cv2.warpPerspective(image, matrix, size, flags=cv2.INTER_LINEAR)[middle, :, 0]
+    assert _sharpness(cubic) > 1.1 * _sharpness(bilinear)
+    # twice the size: half a frame pixel per field pixel or more, warped bilinearly as before
+    large = cv2.resize(image, (1280, 720), interpolation=cv2.INTER_NEAREST)
+    assert field.camera_scale((1280, 720)) >= 1 / ENLARGED
+    doubled = field.homography() @ np.diag([0.5, 0.5, 1.0])
+    expected = cv2.warpPerspective(large, doubled, size, flags=cv2.INTER_LINEAR)
+    assert np.array_equal(field.rectify(large), expected)
