@@ -229,14 +229,15 @@ class Field:
         """:meth:`rectify` for several spans of rows at once: a large frame is shrunk once."""
         image = check_image(image)
         size = (image.shape[1], image.shape[0])
-        shrink = self.camera_scale(size) / SAMPLING
+        scale = self.camera_scale(size)  # frame pixels per field pixel, at most
+        shrink = scale / SAMPLING
         if shrink > 1.0:
             size = (max(1, round(size[0] / shrink)), max(1, round(size[1] / shrink)))
             image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
         matrix = self.homography()
         if size != tuple(self.image_size):
             matrix = matrix @ resize_matrix(size, self.image_size)
-        flags = cv2.INTER_CUBIC if shrink * SAMPLING < 1.0 / ENLARGED else cv2.INTER_LINEAR
+        flags = cv2.INTER_CUBIC if scale < 1.0 / ENLARGED else cv2.INTER_LINEAR
         views = []
         for first, last in spans:
             moved = matrix

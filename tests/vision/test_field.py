@@ -749,6 +749,6 @@ def test_a_small_view_of_the_field_is_enlarged_so_that_an_edge_stays_a_step() ->
     # twice the size: half a frame pixel per field pixel or more, warped bilinearly as before
     large = cv2.resize(image, (1280, 720), interpolation=cv2.INTER_NEAREST)
     assert field.camera_scale((1280, 720)) >= 1 / ENLARGED
-    doubled = field.homography() @ np.diag([0.5, 0.5, 1.0])
+    doubled = matrix @ np.diag([0.5, 0.5, 1.0])
     expected = cv2.warpPerspective(large, doubled, size, flags=cv2.INTER_LINEAR)
     assert np.array_equal(field.rectify(large), expected)
