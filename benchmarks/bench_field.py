@@ -21,6 +21,7 @@ refused, gives the referee none of its locations, so they all count as wrong the
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout6 --light 1.1,1,0.7
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout6 --light 1.4 --blur 1.5
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal --overlay
+    .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-tune13 --crop 0.05
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout2 --cube-shapes-only
     .venv/bin/python benchmarks/bench_field.py tests/data/photoreal-heldout2 --rings-only
 
@@ -33,8 +34,10 @@ stream's compression, a small sensor's noise, a wide lens's barrel), to see how 
 leans on the renderer's clean pictures; ``--light`` an exposure or a white balance the camera got
 wrong (each colour's light multiplied, clipped where the sensor fills), and ``--blur`` a focus a
 little off. ``--overlay`` draws a tournament stream's graphics (names, scores, a clock) round the
-field, over the frame and the table, never over the field or the cube. Each frame is calibrated
-on itself after its faults, as a camera that always sees them would be.
+field, over the frame and the table, never over the field or the cube. ``--crop`` cuts every
+frame to the field and a margin round it, as a camera framed tightly on the field sees it (the
+frame round the field, a cube resting on it, partly or wholly out of view). Each frame is
+calibrated on itself after its faults, as a camera that always sees them would be.
 
 Prints one table row per family (tuning families and held-out families apart) and the read time
 per frame (median and worst, one core). ``--show N`` first prints up to N misread frames: the
@@ -112,6 +115,14 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="rescale every frame (and its corners) to this width first: 640 to 3840, to see "
         "that the reader does not depend on the camera's resolution",
+    )
+    parser.add_argument(
+        "--crop",
+        type=_margin,
+        default=None,
+        help="cut every frame (after --width) to the playing field and this share of the "
+        "field's width and height round it, as a camera framed tightly on the field sees it: 0 "
+        "cuts at the field's corners, 0.05 keeps about the frame's width round it",
     )
     parser.add_argument(
         "--corner-error",
@@ -201,6 +212,11 @@ def main(argv: list[str] | None = None) -> int:
                 cube_box = [v * scale for v in cube_box]
             if args.width:
                 image, corners = _rescaled(image, corners, args.width)
+            offset = (0, 0)
+            if args.crop is not None:
+                image, corners, offset = _cropped(image, corners, args.crop)
+                if cube_box is not None:
+                    cube_box = [cube_box[0] - offset[0], cube_box[1] - offset[1], *cube_box[2:]]
             if args.lens:
                 image, corners = _bent(image, corners, args.lens)
             image = _lit(_blurred(image, args.blur), args.light)
@@ -266,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
                 read = sorted(d.pips for d in observation.dice if not d.cocked)
                 row["dice_right"] += read == wanted
                 if read != wanted and shown < args.show:
-                    misread = _dice_misread(labels["dice"], observation, scale)
+                    misread = _dice_misread(labels["dice"], observation, scale, offset)
                     print(f"{label_file.name}: dice: {misread}")
                     shown += 1
             row["false_hands"] += observation.state == "occluded"
@@ -367,6 +383,15 @@ _lens = _number(
     "a number",
     lambda strength: -0.5 <= strength <= 0.5,
     "lens {text}: give -0.5 to 0.5 (0.05 bends by about 5%)",
+)
+
+
+#: ``--crop``: a share of the field's width and height kept round it, 0 to 1
+_margin = _number(
+    float,
+    "a number",
+    lambda margin: 0 <= margin <= 1,
+    "crop margin {text}: give 0 (the field alone) to 1",
 )
 
 
@@ -562,6 +587,23 @@ def _rescaled(
     return resized, [tuple(v * scale for v in corner) for corner in corners]
 
 
+def _cropped(
+    image: Image, corners: list[tuple[float, ...]], margin: float
+) -> tuple[Image, list[tuple[float, ...]], tuple[int, int]]:
+    """``image`` cut to the box round its field ``corners`` widened by ``margin`` of the box's
+    width and height each way (within the image), its corners moved with it, and where the cut
+    begins (x, y)."""
+    points = np.asarray(corners, np.float64)
+    low, high = points.min(axis=0), points.max(axis=0)
+    reach = margin * (high - low)
+    height, width = image.shape[:2]
+    x0, y0 = (max(0, math.floor(v)) for v in low - reach)
+    x1 = min(width, math.ceil(high[0] + reach[0]) + 1)
+    y1 = min(height, math.ceil(high[1] + reach[1]) + 1)
+    cut = np.ascontiguousarray(image[y0:y1, x0:x1])
+    return cut, [(x - x0, y - y0) for x, y in points.tolist()], (x0, y0)
+
+
 def _captured(folder: Path, rows: dict[tuple[str, str], dict[str, int]], show: int) -> None:
     """A folder from ``sheshbesh run --capture``: its frames read with its own calibration and
     compared with the positions the referee committed."""
@@ -605,16 +647,28 @@ def _hand_parts(observation: Observation) -> str:
     )
 
 
-def _dice_misread(labelled: list[dict[str, Any]], observation: Observation, scale: float) -> str:
+def _dice_misread(
+    labelled: list[dict[str, Any]],
+    observation: Observation,
+    scale: float,
+    offset: tuple[int, int] = (0, 0),
+) -> str:
     """The dice there and the dice read, each as pips, where its box starts (pixels of the frame
-    as read: the labelled boxes times ``scale``, the ``--width`` rescale; a lens's bend,
-    ``--lens``, moves only the dice read) and whether it lies cocked, to tell a misread face
-    from a missed die or a mark taken for one."""
+    as read: the labelled boxes times ``scale``, the ``--width`` rescale, less ``offset``, where
+    ``--crop`` cut the frame; a lens's bend, ``--lens``, moves only the dice read) and whether it
+    lies cocked, to tell a misread face from a missed die or a mark taken for one."""
 
     def die(pips: int, box: Sequence[float], cocked: bool) -> str:
         return f"{pips}{' cocked' if cocked else ''} at ({round(box[0])}, {round(box[1])})"
 
-    there = [die(d["pips"], [v * scale for v in d["box"]], bool(d.get("cocked"))) for d in labelled]
+    there = [
+        die(
+            d["pips"],
+            [d["box"][0] * scale - offset[0], d["box"][1] * scale - offset[1]],
+            bool(d.get("cocked")),
+        )
+        for d in labelled
+    ]
     read = [die(d.pips, d.box, d.cocked) for d in observation.dice]
     return f"there {', '.join(there) or 'none'}; read {', '.join(read) or 'none'}"
 

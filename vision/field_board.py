@@ -896,11 +896,13 @@ def _frame_cells(geometry: Field) -> int:
     return max(1, int(geometry.width / (FRAME_CELL * geometry.point_width)))
 
 
-def _frame_beside(bands: Sequence[Image], geometry: Field) -> list[npt.NDArray[np.bool_]]:
+def _frame_beside(
+    bands: Sequence[Image], geometry: Field
+) -> list[tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]]:
     """The frame along the field's top and bottom sides (``bands``, rectified at
     :func:`frame_rows`), in cells of :data:`FRAME_CELL` points: for each side, which cells hold
     something that crosses the frame (see :data:`FRAME_STRANGE`, :data:`FRAME_EDGES`,
-    :data:`ARM_WIDTH`); never a cell the camera does not see."""
+    :data:`ARM_WIDTH`), never a cell the camera does not see; and which cells it sees."""
     cells = _frame_cells(geometry)
     bounds = (np.arange(cells + 1) * geometry.width / cells).round().astype(int)
     spans = list(itertools.pairwise(bounds))
@@ -916,11 +918,13 @@ def _frame_beside(bands: Sequence[Image], geometry: Field) -> list[npt.NDArray[n
             [(x, y) for a, b in spans for x in (a, b - 1) for y in (first, last - 1)], np.float64
         )
         camera = geometry.to_camera(corners).reshape(cells, 4, 2)
-        seen = (camera >= 0).all(axis=(1, 2)) & (
-            camera < np.asarray(geometry.image_size, np.float64)
-        ).all(axis=(1, 2))
+        seen = np.asarray(
+            (camera >= 0).all(axis=(1, 2))
+            & (camera < np.asarray(geometry.image_size, np.float64)).all(axis=(1, 2)),
+            np.bool_,
+        )
         if not seen.any():
-            sides.append(np.zeros(cells, bool))
+            sides.append((np.zeros(cells, bool), seen))
             continue
         frame = np.median(colours[seen], axis=0)
         unlike = (lab_distance(colours, frame) > FRAME_STRANGE) & ~_glare_on(colours, frame)
@@ -930,7 +934,7 @@ def _frame_beside(bands: Sequence[Image], geometry: Field) -> list[npt.NDArray[n
         for before, after in itertools.pairwise(marked):
             if after - before <= ARM_WIDTH + 1:
                 crossed[before:after] = True
-        sides.append(np.asarray(crossed, np.bool_))
+        sides.append((np.asarray(crossed, np.bool_), seen))
     return sides
 
 
@@ -966,7 +970,9 @@ def arm_area(
     A hand cannot float over the field: its arm crosses the frame on the player's side. A cup, a
     clock or a hand resting on the frame crosses it too, but leaves the field's edge beside it as
     it was; a checker not made out, or a die, is strange inside the field with nothing on the
-    frame. Where ``unlike`` (:func:`unlike_checkers`) is given, a patch counts only when
+    frame. Where the camera does not see the frame beside the field (a camera framed tightly on
+    the field), what crosses the field's edge there (:func:`_edge_crossed`) stands for what
+    crosses the frame. Where ``unlike`` (:func:`unlike_checkers`) is given, a patch counts only when
     :data:`ARM_UNLIKE` checker areas of it have no checker's colour: a stack not made out at a
     point's base beside a cup on the frame, or a light's glare over both, is no arm. One thing
     lies in one place: the frame where ``cube`` (field pixels, beyond the field's top or bottom
@@ -978,18 +984,20 @@ def arm_area(
     edges = _column_edges(geometry)[:12]  # the points' columns (the bar's cells are never strange)
     cell_area = (geometry.point_width / COLUMN_CELLS) * (geometry.height / rows)
     best = 0.0
-    sides = _frame_beside(bands, geometry)
+    along_edges = (slice(0, ARM_EDGE_ROWS), slice(rows - ARM_EDGE_ROWS, rows))
+    # where the camera does not see the frame (framed tightly on the field), nothing can be seen
+    # crossing it: there an arm is known by where it crosses the field's edge instead
+    sides = []
+    for (crossed, seen), edge in zip(_frame_beside(bands, geometry), along_edges, strict=True):
+        if not seen.all():
+            crossed = crossed | (~seen & _edge_crossed(strange, geometry, edge, len(seen)))
+        sides.append(crossed)
     if cube is not None and not 0 <= cube[1] <= geometry.height:
         middles = (np.arange(len(sides[0])) + 0.5) * cell
         on_cube = np.abs(middles - cube[0]) <= CUBE_REACH * geometry.radius
         side = 0 if cube[1] < 0 else 1
         sides[side] = sides[side] & ~on_cube
-    sided = zip(
-        sides,
-        (slice(0, reach), slice(rows - reach, rows)),
-        (slice(0, ARM_EDGE_ROWS), slice(rows - ARM_EDGE_ROWS, rows)),
-        strict=True,
-    )
+    sided = zip(sides, (slice(0, reach), slice(rows - reach, rows)), along_edges, strict=True)
     for crossed, inside, edge in sided:
         runs = np.flatnonzero(np.diff(np.concatenate([[0], crossed.astype(int), [0]])))
         for start, stop in runs.reshape(-1, 2):
@@ -1011,6 +1019,23 @@ def arm_area(
             if unlike is None or other * cell_area >= ARM_UNLIKE * math.pi * geometry.radius**2:
                 best = max(best, count * cell_area)
     return float(best / (math.pi * geometry.radius**2))
+
+
+def _edge_crossed(
+    strange: npt.NDArray[np.bool_], geometry: Field, edge: slice, cells: int
+) -> npt.NDArray[np.bool_]:
+    """For each of the ``cells`` cells of the frame along one of the field's long sides
+    (:func:`_frame_cells`), whether every row of ``edge`` (the rows of :func:`strange_cells`
+    along that side) holds a strange cell beside it: something lies across the field's edge
+    there."""
+    cell = geometry.width / cells
+    rows = len(range(*edge.indices(strange.shape[1])))
+    hits = np.zeros((rows, cells), int)
+    for index, (left, right) in enumerate(_column_edges(geometry)[:12]):
+        beside = np.clip((_cell_middles(left, right) // cell).astype(int), 0, cells - 1)
+        row, column = np.nonzero(strange[index, edge])
+        np.add.at(hits, (row, beside[column]), 1)
+    return np.asarray((hits > 0).all(axis=0), np.bool_)
 
 
 def read_field(

@@ -1,7 +1,8 @@
 """``benchmarks/bench_field.py``: the misread frames ``--show N`` lists say what was wrong, a
 folder that is not there is refused by name rather than read as an empty set, and the camera's
-faults it can add (``--light``, ``--blur``) do what they say, and ``--overlay`` draws a stream's
-graphics round the field, never over it.
+faults it can add (``--light``, ``--blur``) do what they say, ``--overlay`` draws a stream's
+graphics round the field, never over it, and ``--crop`` cuts the frame to the field and a margin
+round it, as a camera framed tightly on the field sees it.
 
 The dice line names the dice labelled and the dice read, each with its pips and where its box
 starts, so a misread face, a missed die and a board mark taken for a die can be told apart from
@@ -210,3 +211,45 @@ def test_overlay_is_an_option_of_the_bench() -> None:
     done = _bench("--help", timeout=120)
     assert done.returncode == 0
     assert "--overlay" in done.stdout
+
+
+def test_crop_cuts_the_frame_to_the_field_and_a_margin_round_it() -> None:
+    bench = _bench_module()
+    labels = json.loads(FRAME.read_text())
+    image = load_image(FRAME.with_name(labels["image"]))
+    corners = [tuple(c) for c in labels["field_corners"]]
+    low, high = np.min(corners, axis=0), np.max(corners, axis=0)
+    for margin in (0.0, 0.05):
+        cut, moved, (x0, y0) = bench._cropped(image, corners, margin)
+        reach = margin * (high - low)
+        assert (x0, y0) == tuple(int(np.floor(v)) for v in low - reach)
+        assert cut.shape[1] == min(image.shape[1], int(np.ceil(high[0] + reach[0])) + 1) - x0
+        assert cut.shape[0] == min(image.shape[0], int(np.ceil(high[1] + reach[1])) + 1) - y0
+        # the same pixels, the corners where the field now lies
+        assert np.array_equal(cut, image[y0 : y0 + cut.shape[0], x0 : x0 + cut.shape[1]])
+        assert np.allclose(np.array(moved) + np.array([x0, y0]), corners)
+    # a margin past the picture's edge keeps the picture: nothing is made up
+    cut, _moved, (x0, y0) = bench._cropped(image, corners, 1.0)
+    assert (x0, y0) == (0, 0) and cut.shape == image.shape
+
+
+def test_show_gives_the_labelled_dice_where_they_lie_in_a_cropped_frame(tmp_path: Path) -> None:
+    labels = json.loads(FRAME.read_text())
+    x0, y0 = (int(np.floor(v)) for v in np.min(labels["field_corners"], axis=0))
+    dice = [
+        {"pips": 6, "box": [x0 + 100.4, y0 + 200.6, 30, 30], "cocked": False},
+        {"pips": 2, "box": [x0 + 50, y0 + 60, 30, 30], "cocked": True},
+        {"pips": 4, "box": [x0 + 90, y0 + 10, 30, 30], "cocked": False},
+    ]
+    _labels, _image_file, line = _dice_line(tmp_path, dice, "--crop", "0")
+    there = line.split("; read ")[0]
+    assert (
+        there == f"{FRAME.name}: dice: there 6 at (100, 201), 2 cocked at (50, 60), 4 at (90, 10)"
+    )
+
+
+def test_a_crop_margin_that_cannot_be_used_is_refused_in_one_line() -> None:
+    done = _bench(str(ROOT / "tests" / "data" / "photoreal"), "--crop", "2", timeout=120)
+    assert done.returncode == 2
+    assert "crop margin 2: give 0 (the field alone) to 1" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -269,3 +269,32 @@ def test_an_arm_crosses_the_field_s_edge_beside_where_it_crosses_the_frame() -> 
     thin = short.copy()
     thin[2, rows - field_board.ARM_EDGE_ROWS :, :2] = True
     assert arm_area(bands, thin, field) == 0.0
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_where_the_frame_is_out_of_view_an_arm_is_seen_crossing_the_field_s_edge(
+    seed: int,
+) -> None:
+    # a camera framed tightly on the field sees no frame for an arm to cross: the arm is known
+    # by where it crosses the field's edge instead
+    image, calibration = _starting_frame(seed)
+    corners = np.asarray(calibration.field.corners, np.float64)
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
+
+    def tight(frame: Image) -> Image:
+        return np.ascontiguousarray(frame[y0:y1, x0:x1])
+
+    field_only = calibrate_field(tight(image), [(x - x0, y - y0) for x, y in corners.tolist()])
+    bands = field_only.field.rectify_rows(tight(image), frame_rows(field_only.field))
+    _top, (_crossed, seen) = field_board._frame_beside(bands, field_only.field)
+    assert not seen.any()  # the frame below the field lies outside the picture
+    settings = RingSettings()
+    assert read_field(tight(image), field_only).state != "occluded"
+    reaching = read_field(tight(_painted(image, calibration, 0.8, 1.2)), field_only)
+    assert reaching.extra["foreign"] < settings.hand_area  # too small to be a hand by itself
+    assert reaching.extra["arm"] >= settings.arm_area
+    assert reaching.state == "occluded"
+    # the same patch stopping short of the field's edge reaches in from nowhere: no arm
+    inside = read_field(tight(_painted(image, calibration, 0.7, 0.9)), field_only)
+    assert inside.extra["arm"] == 0.0
