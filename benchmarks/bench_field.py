@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="cut every frame (after --width) to the playing field and this share of the "
         "field's width and height round it, as a camera framed tightly on the field sees it: 0 "
-        "cuts at the field's corners, 0.05 keeps about the frame's width round it",
+        "cuts at the field's corners, 0.05 keeps a strip a twentieth of the field's size round it",
     )
     parser.add_argument(
         "--corner-error",
@@ -651,7 +651,7 @@ def _dice_misread(
     labelled: list[dict[str, Any]],
     observation: Observation,
     scale: float,
-    offset: tuple[int, int] = (0, 0),
+    offset: tuple[int, int],
 ) -> str:
     """The dice there and the dice read, each as pips, where its box starts (pixels of the frame
     as read: the labelled boxes times ``scale``, the ``--width`` rescale, less ``offset``, where
