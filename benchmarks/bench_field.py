@@ -205,18 +205,17 @@ def main(argv: list[str] | None = None) -> int:
             row = rows[(split, labels.get("family", "?"))]
             image = load_image(label_file.with_name(labels["image"]))
             corners = [tuple(c) for c in labels["field_corners"]]
-            # labelled places (the cube's box, the dice's) in the picture as rescaled below
+            # labelled places (the cube's box, the dice's) go where the rescale and the cut below
+            # put them (_as_read)
             scale = (args.width or image.shape[1]) / image.shape[1]
-            cube_box = (labels.get("cube") or {}).get("box")
-            if cube_box is not None:
-                cube_box = [v * scale for v in cube_box]
             if args.width:
                 image, corners = _rescaled(image, corners, args.width)
             offset = (0, 0)
             if args.crop is not None:
                 image, corners, offset = _cropped(image, corners, args.crop)
-                if cube_box is not None:
-                    cube_box = [cube_box[0] - offset[0], cube_box[1] - offset[1], *cube_box[2:]]
+            cube_box = (labels.get("cube") or {}).get("box")
+            if cube_box is not None:
+                cube_box = _as_read(cube_box, scale, offset)
             if args.lens:
                 image, corners = _bent(image, corners, args.lens)
             image = _lit(_blurred(image, args.blur), args.light)
@@ -647,6 +646,13 @@ def _hand_parts(observation: Observation) -> str:
     )
 
 
+def _as_read(box: Sequence[float], scale: float, offset: tuple[int, int]) -> list[float]:
+    """A labelled box (x, y, w, h, in the render's pixels) where it lies in the frame as read:
+    times ``scale`` (``--width``), less ``offset`` (where ``--crop`` cut the frame)."""
+    x, y, w, h = (v * scale for v in box)
+    return [x - offset[0], y - offset[1], w, h]
+
+
 def _dice_misread(
     labelled: list[dict[str, Any]],
     observation: Observation,
@@ -662,12 +668,7 @@ def _dice_misread(
         return f"{pips}{' cocked' if cocked else ''} at ({round(box[0])}, {round(box[1])})"
 
     there = [
-        die(
-            d["pips"],
-            [d["box"][0] * scale - offset[0], d["box"][1] * scale - offset[1]],
-            bool(d.get("cocked")),
-        )
-        for d in labelled
+        die(d["pips"], _as_read(d["box"], scale, offset), bool(d.get("cocked"))) for d in labelled
     ]
     read = [die(d.pips, d.box, d.cocked) for d in observation.dice]
     return f"there {', '.join(there) or 'none'}; read {', '.join(read) or 'none'}"

@@ -990,7 +990,7 @@ def arm_area(
     sides = []
     for (crossed, seen), edge in zip(_frame_beside(bands, geometry), along_edges, strict=True):
         if not seen.all():
-            crossed = crossed | (~seen & _edge_crossed(strange, geometry, edge, len(seen)))
+            crossed = crossed | (~seen & _edge_crossed(strange, geometry, edge))
         sides.append(crossed)
     if cube is not None and not 0 <= cube[1] <= geometry.height:
         middles = (np.arange(len(sides[0])) + 0.5) * cell
@@ -1022,20 +1022,20 @@ def arm_area(
 
 
 def _edge_crossed(
-    strange: npt.NDArray[np.bool_], geometry: Field, edge: slice, cells: int
+    strange: npt.NDArray[np.bool_], geometry: Field, edge: slice
 ) -> npt.NDArray[np.bool_]:
-    """For each of the ``cells`` cells of the frame along one of the field's long sides
-    (:func:`_frame_cells`), whether every row of ``edge`` (the rows of :func:`strange_cells`
-    along that side) holds a strange cell beside it: something lies across the field's edge
-    there."""
+    """For each cell of the frame along one of the field's long sides (:func:`_frame_cells`),
+    whether every row of ``edge`` (the rows of :func:`strange_cells` along that side) holds a
+    strange cell beside it: something lies across the field's edge there."""
+    cells = _frame_cells(geometry)
     cell = geometry.width / cells
-    rows = len(range(*edge.indices(strange.shape[1])))
-    hits = np.zeros((rows, cells), int)
+    along = strange[:, edge]
+    hit = np.zeros((along.shape[1], cells), bool)
     for index, (left, right) in enumerate(_column_edges(geometry)[:12]):
         beside = np.clip((_cell_middles(left, right) // cell).astype(int), 0, cells - 1)
-        row, column = np.nonzero(strange[index, edge])
-        np.add.at(hits, (row, beside[column]), 1)
-    return np.asarray((hits > 0).all(axis=0), np.bool_)
+        row, column = np.nonzero(along[index])
+        hit[row, beside[column]] = True
+    return np.asarray(hit.all(axis=0), np.bool_)
 
 
 def read_field(
